@@ -1,0 +1,43 @@
+# clearsim — the two commands a user needs:
+#   make demo   install what is missing, build (Release), run the flagship example, write results
+#   make test   install what is missing, build (Release, warnings as errors), run every test
+# Other targets: build, sanitize (ASan+UBSan test run), bench, format, clean.
+
+BUILD     ?= build/release
+ASAN      ?= build/asan
+JOBS      ?= $(shell nproc)
+DEMO      ?= slider_crank_ideal
+CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all deps build test demo sanitize bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCLEARSIM_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+demo: build
+	scripts/run-example $(DEMO)
+
+# Address and undefined-behaviour sanitizers over the whole suite (debug-friendly -O1 build).
+sanitize: deps
+	cmake -S . -B $(ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLEARSIM_WERROR=ON \
+	  -DCLEARSIM_SANITIZE=ON -DCLEARSIM_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"
+	cmake --build $(ASAN) -j $(JOBS)
+	ctest --test-dir $(ASAN) --output-on-failure -j $(JOBS)
+
+bench: build
+	scripts/run-benchmarks
+
+format:
+	clang-format -i $$(git ls-files '*.hpp' '*.cpp')
+
+clean:
+	rm -rf build results

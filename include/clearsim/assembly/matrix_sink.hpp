@@ -1,0 +1,60 @@
+// Destination for assembled matrix entries: a dense matrix (small systems) or a triplet list that
+// becomes a sparse matrix (large systems), with a block offset and a scale factor so one
+// evaluation can be written straight into a block of an iteration matrix.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "clearsim/math/types.hpp"
+
+namespace cs {
+
+class MatrixSink {
+ public:
+  MatrixSink() = default;
+  explicit MatrixSink(MatX* dense, int row0 = 0, int col0 = 0, double scale = 1.0)
+      : dense_(dense), row0_(row0), col0_(col0), scale_(scale) {}
+  explicit MatrixSink(std::vector<Eigen::Triplet<double>>* triplets, int row0 = 0, int col0 = 0,
+                      double scale = 1.0)
+      : triplets_(triplets), row0_(row0), col0_(col0), scale_(scale) {}
+
+  bool active() const { return dense_ != nullptr || triplets_ != nullptr; }
+
+  void add(int r, int c, double value) {
+    if (value == 0.0) return;
+    if (dense_ != nullptr) {
+      (*dense_)(row0_ + r, col0_ + c) += scale_ * value;
+    } else if (triplets_ != nullptr) {
+      triplets_->emplace_back(row0_ + r, col0_ + c, scale_ * value);
+    }
+  }
+
+  template <class Derived>
+  void add_block(int r0, int c0, const Eigen::MatrixBase<Derived>& block) {
+    if (dense_ != nullptr) {
+      dense_->block(row0_ + r0, col0_ + c0, block.rows(), block.cols()) += scale_ * block;
+      return;
+    }
+    for (Eigen::Index c = 0; c < block.cols(); ++c)
+      for (Eigen::Index r = 0; r < block.rows(); ++r)
+        add(r0 + static_cast<int>(r), c0 + static_cast<int>(c), block(r, c));
+  }
+
+  // The same destination moved by (dr, dc) and scaled by s.
+  MatrixSink shifted(int dr, int dc, double s = 1.0) const {
+    MatrixSink m = *this;
+    m.row0_ += dr;
+    m.col0_ += dc;
+    m.scale_ *= s;
+    return m;
+  }
+
+ private:
+  MatX* dense_ = nullptr;
+  std::vector<Eigen::Triplet<double>>* triplets_ = nullptr;
+  int row0_ = 0, col0_ = 0;
+  double scale_ = 1.0;
+};
+
+}  // namespace cs

@@ -1,0 +1,74 @@
+// Maps element contributions into global vectors and matrices, and owns the coordinate layout:
+// body b has generalized velocity columns [6b, 6b+6) = [v_W; w_B]; each independent constraint
+// row has one multiplier. Redundant rows (found once, at the start of a run) are dropped, as
+// commercial codes do, and reported.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/matrix_sink.hpp"
+#include "clearsim/model/model.hpp"
+#include "clearsim/state/state.hpp"
+
+namespace cs {
+
+class System {
+ public:
+  explicit System(const Model& model);
+
+  const Model& model() const { return *model_; }
+  int num_dofs() const { return model_->num_dofs(); }
+  int num_constraints() const { return num_rows_; }  // independent rows only
+
+  // Global row of element e's local row r, or −1 if the element has no such row or it was
+  // removed as redundant.
+  int global_row(int e, int r) const { return rows_[e].global[r]; }
+
+  // Per-body poses and velocities from a state (ground excluded).
+  void gather(const State& s, std::vector<BodyKinematics>& kin) const;
+  ElementInput input(int e, double t, const std::vector<BodyKinematics>& kin) const;
+
+  // Φ, B, Φ_t, ζ of the independent rows; null / inactive outputs are skipped.
+  void constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
+                   VecX* phi_t, VecX* zeta) const;
+  // Adds ∂(Bᵀλ)/∂q.
+  void constraint_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
+                          MatrixSink K) const;
+  // Generalized forces f(q, v, t) of elements, gravity and the gyroscopic term −Ω × JΩ;
+  // with active sinks also ∂f/∂q and ∂f/∂v.
+  void forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, MatrixSink df_dq,
+              MatrixSink df_dv) const;
+  // Adds scale·M.
+  void mass(MatrixSink M) const;
+  // y = M x.
+  void mass_times(const VecX& x, VecX& y) const;
+
+  double kinetic_energy(const std::vector<BodyKinematics>& kin) const;
+  double potential_energy(const std::vector<BodyKinematics>& kin, double t) const;
+
+  // Finds redundant constraint rows at the given state (rank-revealing QR of Bᵀ), removes them
+  // from the layout and returns one message per removed row.
+  std::vector<std::string> remove_redundant_rows(const State& s);
+
+  // Elements' local multipliers (zeros for removed rows).
+  void element_lambda(int e, const VecX& lambda, double* out) const;
+
+  // "joint 'name' (revolute): axis alignment x_i·z_j" for a global row.
+  std::string describe_row(int global_row) const;
+
+ private:
+  void layout();
+  struct ElementRows {
+    int count = 0;
+    std::vector<int> global;  // local row → global row or −1
+    std::vector<bool> removed;
+  };
+  const Model* model_;
+  std::vector<ElementRows> rows_;
+  std::vector<int> constraint_elements_;  // elements with rows
+  std::vector<int> force_elements_;       // elements with forces
+  int num_rows_ = 0;
+};
+
+}  // namespace cs

@@ -1,0 +1,106 @@
+// The one interface through which every solver drives every element (DESIGN.md "One element
+// interface"). An element touches at most two bodies, i and j (either may be ground). Its local
+// generalized coordinates are 12 right-trivialized increments
+//   δq_loc = [δx_i (world), δΘ_i (body i), δx_j (world), δΘ_j (body j)],
+// matching the body velocity layout [v_W; w_B]. Ground columns are dropped by the assembly.
+//
+// Sign conventions (reference.md §0): the equations of motion are M v̇ = f − Bᵀλ, so a generalized
+// force block f is what the element applies to the bodies, and the constraint reaction on the
+// bodies is −Bᵀλ.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "clearsim/math/types.hpp"
+
+namespace cs {
+
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+using Mat12 = Eigen::Matrix<double, 12, 12>;
+
+// Pose and velocity of one body as the kernels read them. Ground: identity and zeros.
+struct BodyKinematics {
+  Vec3 x_W = Vec3::Zero();        // centre-of-mass position [m]
+  Mat3 R_WB = Mat3::Identity();   // orientation, body to world
+  Vec3 v_W = Vec3::Zero();        // centre-of-mass velocity [m/s], world frame
+  Vec3 w_B = Vec3::Zero();        // angular velocity Ω [rad/s], body frame
+};
+
+struct ElementInput {
+  double t = 0.0;                   // time [s]
+  const BodyKinematics* i = nullptr;
+  const BodyKinematics* j = nullptr;
+};
+
+// Up to 6 bilateral constraint rows. Rows [0, m) are meaningful.
+struct ConstraintBlock {
+  static constexpr int kMaxRows = 6;
+  int m = 0;
+  Eigen::Matrix<double, kMaxRows, 1> phi;        // Φ(q, t)
+  Eigen::Matrix<double, kMaxRows, 12> B;         // ∂Φ/∂q_loc
+  Eigen::Matrix<double, kMaxRows, 1> phi_t;      // ∂Φ/∂t, so Φ̇ = B v + Φ_t
+  Eigen::Matrix<double, kMaxRows, 1> zeta;       // Φ̈ − B v̇ (quadratic velocity and time terms)
+  void reset(int rows) {
+    m = rows;
+    phi.setZero();
+    B.setZero();
+    phi_t.setZero();
+    zeta.setZero();
+  }
+};
+
+// Generalized force on the two bodies and its tangents.
+struct ForceBlock {
+  Vec12 f = Vec12::Zero();        // [F_i (world), τ_i (body i), F_j (world), τ_j (body j)]
+  Mat12 df_dq = Mat12::Zero();    // ∂f/∂q_loc
+  Mat12 df_dv = Mat12::Zero();    // ∂f/∂v_loc
+};
+
+class Element {
+ public:
+  Element(std::string name, int body_i, int body_j)
+      : name_(std::move(name)), bodies_{body_i, body_j} {}
+  virtual ~Element() = default;
+  Element(const Element&) = delete;
+  Element& operator=(const Element&) = delete;
+
+  const std::string& name() const { return name_; }
+  // Body indices touched (kGround for the fixed frame).
+  int body_i() const { return bodies_[0]; }
+  int body_j() const { return bodies_[1]; }
+  // Short kind tag for messages and docs ("revolute", "spring_damper", ...).
+  virtual std::string kind() const = 0;
+
+  // --- bilateral constraints --------------------------------------------------------------
+  virtual int num_constraints() const { return 0; }
+  // Fills Φ, B, Φ_t, ζ at (q, v, t).
+  virtual void constraint(const ElementInput&, ConstraintBlock&) const {}
+  // K = ∂(Bᵀλ)/∂q_loc for the multipliers λ (size num_constraints()), added to K_out.
+  virtual void constraint_tangent(const ElementInput&, const double* /*lambda*/,
+                                  Mat12& /*K_out*/) const {}
+  // Human-readable meaning of constraint row r (for redundancy and failure diagnostics).
+  virtual std::string constraint_row_name(int r) const { return "row " + std::to_string(r); }
+
+  // --- smooth forces ------------------------------------------------------------------------
+  virtual bool has_force() const { return false; }
+  // Adds f (and, when `tangents`, ∂f/∂q and ∂f/∂v) to `out`.
+  virtual void force(const ElementInput&, ForceBlock& /*out*/, bool /*tangents*/) const {}
+  virtual double potential_energy(const ElementInput&) const { return 0.0; }
+
+  // --- output channels ----------------------------------------------------------------------
+  // Quantity names this element publishes, e.g. "torque", "force.x".
+  virtual std::vector<std::string> channel_names() const { return {}; }
+  // Value of channel k; `lambda` are this element's multipliers (nullptr if none).
+  virtual double channel_value(int /*k*/, const ElementInput&, const double* /*lambda*/) const {
+    return 0.0;
+  }
+
+ private:
+  std::string name_;
+  std::array<int, 2> bodies_;
+};
+
+}  // namespace cs

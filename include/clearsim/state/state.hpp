@@ -1,0 +1,30 @@
+// What changes during a run: configuration, velocities, accelerations, multipliers and time.
+// Scratch space belongs to the solvers' workspaces, not here (STYLE.md §1).
+#pragma once
+
+#include <vector>
+
+#include "clearsim/math/types.hpp"
+
+namespace cs {
+
+struct State {
+  double t = 0.0;            // time [s]
+  std::vector<Vec3> x_W;     // per body: centre-of-mass position [m]
+  std::vector<Mat3> R_WB;    // per body: orientation (body to world)
+  VecX v;                    // 6·nb: per body [v_W (m/s, world); w_B (rad/s, body frame)]
+  VecX vdot;                 // 6·nb: acceleration v̇ = [a_W; Ω̇_B]
+  VecX a;                    // 6·nb: generalized-α pseudo-acceleration (reference.md §1.2)
+  VecX lambda;               // constraint multipliers, one per independent constraint row
+
+  void resize(int num_bodies, int num_multipliers) {
+    x_W.assign(num_bodies, Vec3::Zero());
+    R_WB.assign(num_bodies, Mat3::Identity());
+    v = VecX::Zero(6 * num_bodies);
+    vdot = VecX::Zero(6 * num_bodies);
+    a = VecX::Zero(6 * num_bodies);
+    lambda = VecX::Zero(num_multipliers);
+  }
+};
+
+}  // namespace cs

@@ -1,0 +1,229 @@
+#include "clearsim/assembly/system.hpp"
+
+#include <Eigen/QR>
+#include <sstream>
+
+#include "clearsim/math/so3.hpp"
+
+namespace cs {
+
+namespace {
+const BodyKinematics kGroundKinematics{};
+
+// Column of body b's first velocity component, or −1 for ground.
+int col_of(int b) { return b == kGround ? -1 : 6 * b; }
+}  // namespace
+
+System::System(const Model& model) : model_(&model) {
+  rows_.resize(model.elements.size());
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const Element& el = *model.elements[e];
+    rows_[e].count = el.num_constraints();
+    rows_[e].removed.assign(rows_[e].count, false);
+    if (rows_[e].count > 0) constraint_elements_.push_back(static_cast<int>(e));
+    if (el.has_force()) force_elements_.push_back(static_cast<int>(e));
+  }
+  layout();
+}
+
+void System::layout() {
+  num_rows_ = 0;
+  for (auto& r : rows_) {
+    r.global.assign(r.count, -1);
+    for (int k = 0; k < r.count; ++k) {
+      if (!r.removed[k]) r.global[k] = num_rows_++;
+    }
+  }
+}
+
+void System::gather(const State& s, std::vector<BodyKinematics>& kin) const {
+  const int nb = model_->num_bodies();
+  kin.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    kin[b].x_W = s.x_W[b];
+    kin[b].R_WB = s.R_WB[b];
+    kin[b].v_W = s.v.segment<3>(6 * b);
+    kin[b].w_B = s.v.segment<3>(6 * b + 3);
+  }
+}
+
+ElementInput System::input(int e, double t, const std::vector<BodyKinematics>& kin) const {
+  const Element& el = *model_->elements[e];
+  ElementInput in;
+  in.t = t;
+  in.i = el.body_i() == kGround ? &kGroundKinematics : &kin[el.body_i()];
+  in.j = el.body_j() == kGround ? &kGroundKinematics : &kin[el.body_j()];
+  return in;
+}
+
+void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
+                         VecX* phi_t, VecX* zeta) const {
+  ConstraintBlock cb;
+  for (int e : constraint_elements_) {
+    const Element& el = *model_->elements[e];
+    el.constraint(input(e, t, kin), cb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    for (int r = 0; r < cb.m; ++r) {
+      const int g = rows_[e].global[r];
+      if (g < 0) continue;
+      if (phi) (*phi)(g) = cb.phi(r);
+      if (phi_t) (*phi_t)(g) = cb.phi_t(r);
+      if (zeta) (*zeta)(g) = cb.zeta(r);
+      if (B.active()) {
+        if (ci >= 0) B.add_block(g, ci, cb.B.block<1, 6>(r, 0));
+        if (cj >= 0) B.add_block(g, cj, cb.B.block<1, 6>(r, 6));
+      }
+    }
+  }
+}
+
+void System::element_lambda(int e, const VecX& lambda, double* out) const {
+  for (int r = 0; r < rows_[e].count; ++r) {
+    const int g = rows_[e].global[r];
+    out[r] = g < 0 ? 0.0 : lambda(g);
+  }
+}
+
+namespace {
+// Scatters a 12×12 local block into global columns of bodies i and j.
+void scatter12(MatrixSink& S, int ci, int cj, const Mat12& K) {
+  const int c[2] = {ci, cj};
+  for (int a = 0; a < 2; ++a) {
+    if (c[a] < 0) continue;
+    for (int b = 0; b < 2; ++b) {
+      if (c[b] < 0) continue;
+      S.add_block(c[a], c[b], K.block<6, 6>(6 * a, 6 * b));
+    }
+  }
+}
+}  // namespace
+
+void System::constraint_tangent(const std::vector<BodyKinematics>& kin, double t,
+                                const VecX& lambda, MatrixSink K) const {
+  double lam[ConstraintBlock::kMaxRows];
+  Mat12 Ke;
+  for (int e : constraint_elements_) {
+    const Element& el = *model_->elements[e];
+    element_lambda(e, lambda, lam);
+    Ke.setZero();
+    el.constraint_tangent(input(e, t, kin), lam, Ke);
+    scatter12(K, col_of(el.body_i()), col_of(el.body_j()), Ke);
+  }
+}
+
+void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, MatrixSink df_dq,
+                    MatrixSink df_dv) const {
+  f.setZero(num_dofs());
+  const bool tangents = df_dq.active() || df_dv.active();
+  for (int b = 0; b < model_->num_bodies(); ++b) {
+    const Body& body = model_->bodies[b];
+    f.segment<3>(6 * b) += body.mass * model_->gravity_W;
+    const Vec3& w = kin[b].w_B;
+    const Vec3 Jw = body.inertia_B * w;
+    f.segment<3>(6 * b + 3) -= w.cross(Jw);
+    if (df_dv.active()) {
+      // ∂(−Ω × JΩ)/∂Ω = (JΩ)~ − Ω̃ J
+      df_dv.add_block(6 * b + 3, 6 * b + 3, so3::skew(Jw) - so3::skew(w) * body.inertia_B);
+    }
+  }
+  ForceBlock fb;
+  for (int e : force_elements_) {
+    const Element& el = *model_->elements[e];
+    fb.f.setZero();
+    if (tangents) {
+      fb.df_dq.setZero();
+      fb.df_dv.setZero();
+    }
+    el.force(input(e, t, kin), fb, tangents);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    if (ci >= 0) f.segment<6>(ci) += fb.f.head<6>();
+    if (cj >= 0) f.segment<6>(cj) += fb.f.tail<6>();
+    if (df_dq.active()) scatter12(df_dq, ci, cj, fb.df_dq);
+    if (df_dv.active()) scatter12(df_dv, ci, cj, fb.df_dv);
+  }
+}
+
+void System::mass(MatrixSink M) const {
+  for (int b = 0; b < model_->num_bodies(); ++b) {
+    const Body& body = model_->bodies[b];
+    M.add_block(6 * b, 6 * b, body.mass * Mat3::Identity());
+    M.add_block(6 * b + 3, 6 * b + 3, body.inertia_B);
+  }
+}
+
+void System::mass_times(const VecX& x, VecX& y) const {
+  y.resize(num_dofs());
+  for (int b = 0; b < model_->num_bodies(); ++b) {
+    const Body& body = model_->bodies[b];
+    y.segment<3>(6 * b) = body.mass * x.segment<3>(6 * b);
+    y.segment<3>(6 * b + 3) = body.inertia_B * x.segment<3>(6 * b + 3);
+  }
+}
+
+double System::kinetic_energy(const std::vector<BodyKinematics>& kin) const {
+  double T = 0.0;
+  for (int b = 0; b < model_->num_bodies(); ++b) {
+    const Body& body = model_->bodies[b];
+    T += 0.5 * body.mass * kin[b].v_W.squaredNorm() +
+         0.5 * kin[b].w_B.dot(body.inertia_B * kin[b].w_B);
+  }
+  return T;
+}
+
+double System::potential_energy(const std::vector<BodyKinematics>& kin, double t) const {
+  double V = 0.0;
+  for (int b = 0; b < model_->num_bodies(); ++b)
+    V -= model_->bodies[b].mass * model_->gravity_W.dot(kin[b].x_W);
+  for (int e : force_elements_) V += model_->elements[e]->potential_energy(input(e, t, kin));
+  return V;
+}
+
+std::vector<std::string> System::remove_redundant_rows(const State& s) {
+  std::vector<std::string> messages;
+  for (auto& r : rows_) r.removed.assign(r.count, false);
+  layout();
+  if (num_rows_ == 0) return messages;
+  std::vector<BodyKinematics> kin;
+  gather(s, kin);
+  MatX B = MatX::Zero(num_rows_, num_dofs());
+  constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  // Column-pivoted QR of Bᵀ: the first `rank` pivots are independent rows of B. Rows are first
+  // scaled to unit norm so the rank decision does not depend on units.
+  for (int r = 0; r < B.rows(); ++r) {
+    const double n = B.row(r).norm();
+    if (n > 0.0) B.row(r) /= n;
+  }
+  Eigen::ColPivHouseholderQR<MatX> qr(B.transpose());
+  qr.setThreshold(1e-9);
+  const auto rank = qr.rank();
+  if (rank == B.rows()) return messages;
+  std::vector<bool> independent(B.rows(), false);
+  for (Eigen::Index k = 0; k < rank; ++k) independent[qr.colsPermutation().indices()(k)] = true;
+  for (std::size_t e = 0; e < rows_.size(); ++e) {
+    for (int r = 0; r < rows_[e].count; ++r) {
+      const int g = rows_[e].global[r];
+      if (g >= 0 && !independent[g]) {
+        rows_[e].removed[r] = true;
+        messages.push_back(describe_row(g) + " is redundant and was removed");
+      }
+    }
+  }
+  layout();
+  return messages;
+}
+
+std::string System::describe_row(int global_row) const {
+  for (std::size_t e = 0; e < rows_.size(); ++e) {
+    for (int r = 0; r < rows_[e].count; ++r) {
+      if (rows_[e].global[r] == global_row) {
+        const Element& el = *model_->elements[e];
+        std::ostringstream os;
+        os << el.kind() << " '" << el.name() << "': " << el.constraint_row_name(r);
+        return os.str();
+      }
+    }
+  }
+  return "constraint row " + std::to_string(global_row);
+}
+
+}  // namespace cs

@@ -1,0 +1,147 @@
+#include "clearsim/model/model_builder.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/math/so3.hpp"
+
+namespace cs {
+
+namespace {
+bool name_taken(const Model& m, const std::string& n) {
+  if (n == "ground" || n == "system") return true;
+  if (m.find_body(n).has_value() || m.find_element(n) != nullptr || m.find_marker(n) != nullptr)
+    return true;
+  return false;
+}
+
+void require_unique(const Model& m, const std::string& n) {
+  if (n.empty()) throw ModelError("a name must not be empty");
+  if (n.find('.') != std::string::npos)
+    throw ModelError("name '" + n + "' must not contain '.' (it separates channel names)");
+  if (name_taken(m, n)) throw ModelError("name '" + n + "' is already used (names are shared by "
+                                         "bodies, markers and elements; 'ground' and 'system' "
+                                         "are reserved)");
+}
+
+void require_body(const Model& m, int b) {
+  if (b != kGround && (b < 0 || b >= m.num_bodies()))
+    throw ModelError("body index " + std::to_string(b) + " is out of range");
+}
+
+Vec3 unit(const Vec3& a, const std::string& what) {
+  const double n = a.norm();
+  if (!(n > 1e-12) || !std::isfinite(n)) throw ModelError(what + " must be a non-zero vector");
+  return a / n;
+}
+}  // namespace
+
+int add_body(Model& model, Body body) {
+  require_unique(model, body.name);
+  if (!(body.mass > 0.0) || !std::isfinite(body.mass)) {
+    std::ostringstream os;
+    os << "body '" << body.name << "': mass must be positive, found " << body.mass;
+    throw ModelError(os.str());
+  }
+  const Mat3& J = body.inertia_B;
+  if ((J - J.transpose()).norm() > 1e-12 * (1.0 + J.norm()))
+    throw ModelError("body '" + body.name + "': inertia matrix is not symmetric");
+  const double min_eig = Eigen::SelfAdjointEigenSolver<Mat3>(J).eigenvalues().minCoeff();
+  if (!(min_eig > 0.0)) {
+    std::ostringstream os;
+    os << "body '" << body.name << "': inertia must be positive definite (smallest principal "
+       << "moment " << min_eig << " kg·m²)";
+    throw ModelError(os.str());
+  }
+  const Mat3& R = body.R0_WB;
+  if ((R.transpose() * R - Mat3::Identity()).norm() > 1e-9 || R.determinant() < 0.0)
+    throw ModelError("body '" + body.name + "': orientation is not a rotation matrix");
+  model.bodies.push_back(std::move(body));
+  return model.num_bodies() - 1;
+}
+
+Marker marker_at(const Model& model, int body, const Vec3& p_W, const Mat3& R_WM) {
+  require_body(model, body);
+  Marker m;
+  m.body = body;
+  if (body == kGround) {
+    m.p_B = p_W;
+    m.R_BM = R_WM;
+  } else {
+    const Body& b = model.bodies[body];
+    m.p_B = b.R0_WB.transpose() * (p_W - b.x0_W);
+    m.R_BM = b.R0_WB.transpose() * R_WM;
+  }
+  return m;
+}
+
+void add_marker(Model& model, const std::string& name, int body, const Vec3& p_W) {
+  require_unique(model, name);
+  model.markers.push_back({name, marker_at(model, body, p_W, Mat3::Identity())});
+}
+
+int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i,
+              int body_j, const Vec3& at_W, const Vec3& axis_W, const Vec3& axis2_W) {
+  require_unique(model, name);
+  require_body(model, body_i);
+  require_body(model, body_j);
+  if (body_i == body_j)
+    throw ModelError("joint '" + name + "' connects a body to itself");
+  Mat3 Ri, Rj;
+  using joints::JointType;
+  if (type == JointType::kUniversal) {
+    const Vec3 a1 = unit(axis_W, "joint '" + name + "': axes[0]");
+    const Vec3 a2 = unit(axis2_W, "joint '" + name + "': axes[1]");
+    if (std::abs(a1.dot(a2)) > 1e-9)
+      throw ModelError("joint '" + name + "': the two universal-joint axes must be perpendicular");
+    // Marker i: z = a1, x = a2. Marker j: z = a2, x = −a1 (so both frames are right-handed).
+    Ri.col(2) = a1;
+    Ri.col(0) = a2;
+    Ri.col(1) = a1.cross(a2);
+    Rj.col(2) = a2;
+    Rj.col(0) = -a1;
+    Rj.col(1) = a2.cross(-a1);
+  } else if (type == JointType::kSpherical || type == JointType::kFixed) {
+    Ri = Rj = Mat3::Identity();
+  } else {
+    Ri = Rj = so3::frame_with_z_axis(unit(axis_W, "joint '" + name + "': axis"));
+  }
+  auto j = std::make_unique<joints::IdealJoint>(name, type, marker_at(model, body_i, at_W, Ri),
+                                                marker_at(model, body_j, at_W, Rj));
+  model.elements.push_back(std::move(j));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+int add_driver(Model& model, const std::string& name, const std::string& joint_name,
+               joints::JointDriver::Motion motion, joints::JointDriver::Given given,
+               TimeFunction f) {
+  require_unique(model, name);
+  const auto* joint = dynamic_cast<const joints::IdealJoint*>(model.find_element(joint_name));
+  if (joint == nullptr)
+    throw ModelError("driver '" + name + "': '" + joint_name + "' is not an ideal joint");
+  using joints::JointType;
+  using Motion = joints::JointDriver::Motion;
+  const JointType t = joint->type();
+  const bool rot_ok = t == JointType::kRevolute || t == JointType::kCylindrical;
+  const bool tra_ok = t == JointType::kPrismatic || t == JointType::kCylindrical;
+  if (motion == Motion::kRotation && !rot_ok)
+    throw ModelError("driver '" + name + "': a rotation needs a revolute or cylindrical joint, '" +
+                     joint_name + "' is " + joints::to_string(t));
+  if (motion == Motion::kTranslation && !tra_ok)
+    throw ModelError("driver '" + name + "': a translation needs a prismatic or cylindrical "
+                     "joint, '" + joint_name + "' is " + joints::to_string(t));
+  model.elements.push_back(std::make_unique<joints::JointDriver>(
+      name, joint_name, motion, given, std::move(f), joint->marker_i(), joint->marker_j()));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+int add_element(Model& model, std::unique_ptr<Element> element) {
+  require_unique(model, element->name());
+  require_body(model, element->body_i());
+  require_body(model, element->body_j());
+  model.elements.push_back(std::move(element));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+}  // namespace cs
