@@ -1,0 +1,34 @@
+// A force and/or torque applied to one body, each component a function of time.
+//   force:  F(t) [N] applied at the marker origin, world frame
+//   torque: τ(t) [N·m], world frame
+// Generalized force on the body: [F; R_WBᵀ(τ + (R_WB s̄) × F)] — so ∂f/∂q ≠ 0 through the
+// rotation of the application point and the world-fixed directions.
+#pragma once
+
+#include <array>
+
+#include "clearsim/elements/element.hpp"
+#include "clearsim/math/time_function.hpp"
+#include "clearsim/model/body.hpp"
+
+namespace cs::forces {
+
+class PointLoad final : public Element {
+ public:
+  // `at` is a marker on the loaded body (its orientation is unused). Components are x, y, z.
+  PointLoad(std::string name, Marker at, std::array<TimeFunction, 3> force_W,
+            std::array<TimeFunction, 3> torque_W);
+
+  std::string kind() const override { return "point_load"; }
+  bool has_force() const override { return true; }
+  void force(const ElementInput& in, ForceBlock& out, bool tangents) const override;
+  // "force.x|y|z", "torque.x|y|z" (world), "power" [W].
+  std::vector<std::string> channel_names() const override;
+  double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+
+ private:
+  Marker at_;
+  std::array<TimeFunction, 3> force_W_, torque_W_;
+};
+
+}  // namespace cs::forces

@@ -1,0 +1,61 @@
+// What to run and how: the `solver` and `output` sections of a model file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cs {
+
+enum class Analysis {
+  kDynamic,    // time integration of the equations of motion
+  kKinematic,  // positions, velocities, accelerations of a driven mechanism (+ reactions)
+  kStatic,     // static equilibrium under the loads
+};
+
+enum class IntegratorKind {
+  kGeneralizedAlpha,  // Chung–Hulbert parameters from ρ∞ (reference.md §1.7)
+  kNewmark,           // α_m = α_f = 0, user β and γ
+  kHht,               // Hilber–Hughes–Taylor: α_m = 0, α_f from ρ∞ ∈ [1/2, 1]
+  kTrapezoidal,       // Newmark β = 1/4, γ = 1/2 (average acceleration, no dissipation)
+};
+
+enum class NewtonMode {
+  kFull,      // new iteration matrix at every Newton iteration (exact Newton)
+  kModified,  // keep the factorised matrix across iterations and steps while it converges fast
+};
+
+enum class LinearSolverKind { kAuto, kDense, kSparse };
+
+struct SolverSettings {
+  Analysis analysis = Analysis::kDynamic;
+  IntegratorKind integrator = IntegratorKind::kGeneralizedAlpha;
+  double rho_inf = 0.9;         // spectral radius at infinite frequency, [0, 1]
+  double newmark_beta = 0.25;   // β, for kNewmark
+  double newmark_gamma = 0.5;   // γ, for kNewmark
+  double step = 1e-3;           // h [s]; the initial step when adaptive
+  double end = 1.0;             // final time [s]
+  bool adaptive = false;        // step-size control from a local error estimate
+  double rtol = 1e-6;           // adaptive: relative tolerance on positions
+  double atol = 1e-8;           // adaptive: absolute tolerance on positions [m, rad]
+  double min_step = 1e-9;       // adaptive: smallest step before giving up [s]
+  double max_step = 0.0;        // adaptive: largest step [s]; 0 = no limit
+  double newton_tol = 1e-10;    // Newton: tolerance on the scaled correction and on ‖Φ‖∞
+  int max_newton_iterations = 25;
+  NewtonMode newton = NewtonMode::kFull;
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
+  int kinematic_steps = 0;      // kinematic analysis: number of output intervals (0 = end/step)
+};
+
+struct OutputSettings {
+  int every = 1;                      // write every N accepted steps
+  std::vector<std::string> channels;  // "<element>.<quantity>[.<component>]"
+  std::string file;                   // CSV path; the command line's -o overrides it
+  bool progress = true;               // progress bar when stderr is a terminal
+};
+
+struct RunSettings {
+  SolverSettings solver;
+  OutputSettings output;
+};
+
+}  // namespace cs
