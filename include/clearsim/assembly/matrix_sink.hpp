@@ -22,7 +22,8 @@ class MatrixSink {
   bool active() const { return dense_ != nullptr || triplets_ != nullptr; }
 
   void add(int r, int c, double value) {
-    if (value == 0.0) return;
+    // Zeros are kept in triplet mode so the sparsity pattern stays the same between
+    // evaluations and the sparse LU can reuse its analysis.
     if (dense_ != nullptr) {
       (*dense_)(row0_ + r, col0_ + c) += scale_ * value;
     } else if (triplets_ != nullptr) {

@@ -2,7 +2,9 @@
 //   force:  F(t) [N] applied at the marker origin, world frame
 //   torque: τ(t) [N·m], world frame
 // Generalized force on the body: [F; R_WBᵀ(τ + (R_WB s̄) × F)] — so ∂f/∂q ≠ 0 through the
-// rotation of the application point and the world-fixed directions.
+// rotation of the application point and the world-fixed directions. The loaded body is body i
+// of the element (body j is ground, so the last 6 entries of the force block stay zero). The load
+// does not depend on velocity (∂f/∂v = 0) and is not conservative (no potential energy).
 #pragma once
 
 #include <array>
