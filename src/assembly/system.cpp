@@ -1,6 +1,8 @@
 #include "clearsim/assembly/system.hpp"
 
 #include <Eigen/QR>
+#include <Eigen/SparseQR>
+#include <cmath>
 #include <sstream>
 
 #include "clearsim/math/so3.hpp"
@@ -185,20 +187,41 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
   if (num_rows_ == 0) return messages;
   std::vector<BodyKinematics> kin;
   gather(s, kin);
-  MatX B = MatX::Zero(num_rows_, num_dofs());
-  constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
-  // Column-pivoted QR of Bᵀ: the first `rank` pivots are independent rows of B. Rows are first
-  // scaled to unit norm so the rank decision does not depend on units.
-  for (int r = 0; r < B.rows(); ++r) {
-    const double n = B.row(r).norm();
-    if (n > 0.0) B.row(r) /= n;
+  // Rank-revealing QR of Bᵀ with column pivoting: the first `rank` pivots are independent rows
+  // of B. Rows are first scaled to unit norm so the decision does not depend on units. Dense
+  // for small systems; sparse QR (COLAMD ordering) for large ones.
+  std::vector<bool> independent(num_rows_, false);
+  Eigen::Index rank = 0;
+  if (num_dofs() <= 300) {
+    MatX B = MatX::Zero(num_rows_, num_dofs());
+    constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+    for (int r = 0; r < B.rows(); ++r) {
+      const double n = B.row(r).norm();
+      if (n > 0.0) B.row(r) /= n;
+    }
+    Eigen::ColPivHouseholderQR<MatX> qr(B.transpose());
+    qr.setThreshold(1e-9);
+    rank = qr.rank();
+    for (Eigen::Index k = 0; k < rank; ++k) independent[qr.colsPermutation().indices()(k)] = true;
+  } else {
+    std::vector<Eigen::Triplet<double>> tr;
+    constraints(kin, s.t, nullptr, MatrixSink(&tr), nullptr, nullptr);
+    VecX norm2 = VecX::Zero(num_rows_);
+    for (const auto& e : tr) norm2(e.row()) += e.value() * e.value();
+    std::vector<Eigen::Triplet<double>> trT;
+    trT.reserve(tr.size());
+    for (const auto& e : tr)
+      if (norm2(e.row()) > 0) trT.emplace_back(e.col(), e.row(), e.value() / std::sqrt(norm2(e.row())));
+    Eigen::SparseMatrix<double> Bt(num_dofs(), num_rows_);
+    Bt.setFromTriplets(trT.begin(), trT.end());
+    Bt.makeCompressed();
+    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+    qr.setPivotThreshold(1e-9);
+    qr.compute(Bt);
+    rank = qr.rank();
+    for (Eigen::Index k = 0; k < rank; ++k) independent[qr.colsPermutation().indices()(k)] = true;
   }
-  Eigen::ColPivHouseholderQR<MatX> qr(B.transpose());
-  qr.setThreshold(1e-9);
-  const auto rank = qr.rank();
-  if (rank == B.rows()) return messages;
-  std::vector<bool> independent(B.rows(), false);
-  for (Eigen::Index k = 0; k < rank; ++k) independent[qr.colsPermutation().indices()(k)] = true;
+  if (rank == num_rows_) return messages;
   for (std::size_t e = 0; e < rows_.size(); ++e) {
     for (int r = 0; r < rows_[e].count; ++r) {
       const int g = rows_[e].global[r];

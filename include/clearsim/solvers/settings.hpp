@@ -24,6 +24,12 @@ enum class NewtonMode {
   kModified,  // keep the factorised matrix across iterations and steps while it converges fast
 };
 
+enum class ConstraintFormulation {
+  kIndex3,      // Φ(q_{n+1}) = 0 inside the Newton loop (fast; needs ρ∞ < 1)
+  kStabilized,  // smooth step with B v = −Φ_t, then projection of q onto Φ = 0 and of v onto
+                // B v = −Φ_t (exact at both levels; stable for ρ∞ = 1; the NSGA smooth part)
+};
+
 enum class LinearSolverKind { kAuto, kDense, kSparse };
 
 struct SolverSettings {
@@ -42,6 +48,7 @@ struct SolverSettings {
   double newton_tol = 1e-10;    // Newton: tolerance on the scaled correction and on ‖Φ‖∞
   int max_newton_iterations = 25;
   NewtonMode newton = NewtonMode::kFull;
+  ConstraintFormulation formulation = ConstraintFormulation::kIndex3;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   int kinematic_steps = 0;      // kinematic analysis: number of output intervals (0 = end/step)
 };

@@ -1,0 +1,45 @@
+// Output channels "<name>.<quantity>[.<component>]" resolved once against a model, then
+// evaluated at output points without string work.
+//
+//   bodies   <body>.position|velocity|acceleration.x|y|z         centre of mass, world frame
+//            <body>.angular_velocity|angular_acceleration.x|y|z   world frame
+//            <body>.rotation.x|y|z                                rotation vector log(R) [rad]
+//   markers  <marker>.position|velocity|acceleration.x|y|z        world frame
+//   elements <element>.<quantity>                                 as each element publishes
+//   system   system.kinetic_energy|potential_energy|total_energy [J],
+//            system.constraint_violation (‖Φ‖∞), system.velocity_violation (‖Bv + Φ_t‖∞),
+//            system.newton_iterations (of the last step), system.step_size [s]
+// A name without its last component (e.g. "slider.velocity") expands to all its components.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace cs {
+
+class ChannelSet {
+ public:
+  // Throws std::invalid_argument naming the first unknown channel and what is available for
+  // that name.
+  ChannelSet(const System& sys, const std::vector<std::string>& names);
+
+  const std::vector<std::string>& names() const { return names_; }
+  // Values at a state, in the order of names().
+  void evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const;
+
+  // Every channel the model offers (for `clearsim channels`).
+  static std::vector<std::string> available(const System& sys);
+
+ private:
+  using Getter = std::function<double(const State&, const RunStats&,
+                                      const std::vector<BodyKinematics>&)>;
+  const System& sys_;
+  std::vector<std::string> names_;
+  std::vector<Getter> getters_;
+};
+
+}  // namespace cs

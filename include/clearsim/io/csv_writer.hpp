@@ -1,0 +1,30 @@
+// CSV result file: a header line "time,<channel>,...", then one row per output point. Rows are
+// flushed at least once a second of wall time, so a run that stops keeps what it computed.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+class CsvWriter {
+ public:
+  // Throws std::runtime_error if the file cannot be opened. Creates missing parent folders.
+  CsvWriter(const std::string& path, const std::vector<std::string>& channels);
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  void write(double t, const std::vector<double>& values);
+  void flush();
+  long rows() const { return rows_; }
+
+ private:
+  std::FILE* file_ = nullptr;
+  long rows_ = 0;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+}  // namespace cs

@@ -1,0 +1,170 @@
+#include "clearsim/io/channels.hpp"
+
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "clearsim/math/so3.hpp"
+
+namespace cs {
+
+namespace {
+const char* kAxes[3] = {"x", "y", "z"};
+
+using Getter = std::function<double(const State&, const RunStats&,
+                                    const std::vector<BodyKinematics>&)>;
+
+// Every channel of the model with its evaluator, in a stable order.
+std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
+  std::vector<std::pair<std::string, Getter>> out;
+  const Model& m = sys.model();
+  for (int b = 0; b < m.num_bodies(); ++b) {
+    const std::string& n = m.bodies[b].name;
+    for (int c = 0; c < 3; ++c) {
+      const std::string ax = kAxes[c];
+      out.emplace_back(n + ".position." + ax,
+                       [b, c](const State&, const RunStats&, const auto& k) { return k[b].x_W(c); });
+      out.emplace_back(n + ".velocity." + ax,
+                       [b, c](const State&, const RunStats&, const auto& k) { return k[b].v_W(c); });
+      out.emplace_back(n + ".acceleration." + ax,
+                       [b, c](const State& s, const RunStats&, const auto&) { return s.vdot(6 * b + c); });
+      out.emplace_back(n + ".angular_velocity." + ax,
+                       [b, c](const State&, const RunStats&, const auto& k) {
+                         return (k[b].R_WB * k[b].w_B)(c);
+                       });
+      out.emplace_back(n + ".angular_acceleration." + ax,
+                       [b, c](const State& s, const RunStats&, const auto& k) {
+                         return (k[b].R_WB * s.vdot.template segment<3>(6 * b + 3))(c);
+                       });
+      out.emplace_back(n + ".rotation." + ax,
+                       [b, c](const State&, const RunStats&, const auto& k) {
+                         return so3::log(k[b].R_WB)(c);
+                       });
+    }
+  }
+  for (const NamedMarker& nm : m.markers) {
+    const Marker mk = nm.marker;
+    for (int c = 0; c < 3; ++c) {
+      const std::string ax = kAxes[c];
+      const int b = mk.body;
+      const Vec3 p = mk.p_B;
+      out.emplace_back(nm.name + ".position." + ax,
+                       [b, p, c](const State&, const RunStats&, const auto& k) {
+                         return b < 0 ? p(c) : (k[b].x_W + k[b].R_WB * p)(c);
+                       });
+      out.emplace_back(nm.name + ".velocity." + ax,
+                       [b, p, c](const State&, const RunStats&, const auto& k) {
+                         return b < 0 ? 0.0 : (k[b].v_W + k[b].R_WB * k[b].w_B.cross(p))(c);
+                       });
+      out.emplace_back(nm.name + ".acceleration." + ax,
+                       [b, p, c](const State& s, const RunStats&, const auto& k) {
+                         if (b < 0) return 0.0;
+                         const Vec3 wd = s.vdot.template segment<3>(6 * b + 3);
+                         const Vec3& w = k[b].w_B;
+                         return (s.vdot.template segment<3>(6 * b) +
+                                 k[b].R_WB * (wd.cross(p) + w.cross(w.cross(p))))(c);
+                       });
+    }
+  }
+  for (std::size_t e = 0; e < m.elements.size(); ++e) {
+    const Element& el = *m.elements[e];
+    const auto names = el.channel_names();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const int ei = static_cast<int>(e), ki = static_cast<int>(k);
+      out.emplace_back(el.name() + "." + names[k],
+                       [&sys, ei, ki](const State& s, const RunStats&, const auto& kin) {
+                         double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+                         sys.element_lambda(ei, s.lambda, lam);
+                         return sys.model().elements[ei]->channel_value(
+                             ki, sys.input(ei, s.t, kin), lam);
+                       });
+    }
+  }
+  out.emplace_back("system.kinetic_energy", [&sys](const State&, const RunStats&, const auto& k) {
+    return sys.kinetic_energy(k);
+  });
+  out.emplace_back("system.potential_energy",
+                   [&sys](const State& s, const RunStats&, const auto& k) {
+                     return sys.potential_energy(k, s.t);
+                   });
+  out.emplace_back("system.total_energy", [&sys](const State& s, const RunStats&, const auto& k) {
+    return sys.kinetic_energy(k) + sys.potential_energy(k, s.t);
+  });
+  out.emplace_back("system.constraint_violation",
+                   [&sys](const State& s, const RunStats&, const auto& k) {
+                     if (sys.num_constraints() == 0) return 0.0;
+                     VecX phi(sys.num_constraints());
+                     sys.constraints(k, s.t, &phi, MatrixSink(), nullptr, nullptr);
+                     return phi.lpNorm<Eigen::Infinity>();
+                   });
+  out.emplace_back("system.velocity_violation",
+                   [&sys](const State& s, const RunStats&, const auto& k) {
+                     const int nc = sys.num_constraints();
+                     if (nc == 0) return 0.0;
+                     VecX phi_t(nc);
+                     MatX B = MatX::Zero(nc, sys.num_dofs());
+                     sys.constraints(k, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
+                     return (B * s.v + phi_t).lpNorm<Eigen::Infinity>();
+                   });
+  out.emplace_back("system.newton_iterations",
+                   [](const State&, const RunStats& st, const auto&) {
+                     return static_cast<double>(st.last_iterations);
+                   });
+  out.emplace_back("system.step_size",
+                   [](const State&, const RunStats& st, const auto&) { return st.last_step; });
+  return out;
+}
+}  // namespace
+
+ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names) : sys_(sys) {
+  const auto all = catalogue(sys);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t k = 0; k < all.size(); ++k) index[all[k].first] = k;
+  for (const std::string& want : names) {
+    if (auto it = index.find(want); it != index.end()) {
+      names_.push_back(want);
+      getters_.push_back(all[it->second].second);
+      continue;
+    }
+    // Prefix: "slider.velocity" → x, y, z.
+    bool any = false;
+    for (const auto& [n, g] : all) {
+      if (n.size() > want.size() && n.compare(0, want.size(), want) == 0 &&
+          n[want.size()] == '.') {
+        names_.push_back(n);
+        getters_.push_back(g);
+        any = true;
+      }
+    }
+    if (any) continue;
+    // Unknown: list what exists for the same first part.
+    const std::string head = want.substr(0, want.find('.'));
+    std::ostringstream os;
+    os << "unknown output channel '" << want << "'";
+    std::vector<std::string> same;
+    for (const auto& [n, g] : all)
+      if (n.compare(0, head.size() + 1, head + ".") == 0) same.push_back(n);
+    if (same.empty()) {
+      os << ": no body, marker or element is named '" << head << "'";
+    } else {
+      os << "; '" << head << "' offers:";
+      for (std::size_t k = 0; k < same.size() && k < 40; ++k) os << " " << same[k];
+    }
+    throw std::invalid_argument(os.str());
+  }
+}
+
+void ChannelSet::evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const {
+  std::vector<BodyKinematics> kin;
+  sys_.gather(s, kin);
+  out.resize(getters_.size());
+  for (std::size_t k = 0; k < getters_.size(); ++k) out[k] = getters_[k](s, stats, kin);
+}
+
+std::vector<std::string> ChannelSet::available(const System& sys) {
+  std::vector<std::string> out;
+  for (const auto& [n, g] : catalogue(sys)) out.push_back(n);
+  return out;
+}
+
+}  // namespace cs

@@ -1,0 +1,316 @@
+#include "clearsim/solvers/generalized_alpha.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/math/so3.hpp"
+#include "clearsim/solvers/configuration.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+
+namespace cs {
+
+AlphaParameters AlphaParameters::from_rho_inf(double r) {
+  AlphaParameters p;
+  p.alpha_m = (2.0 * r - 1.0) / (r + 1.0);
+  p.alpha_f = r / (r + 1.0);
+  p.gamma = 0.5 + p.alpha_f - p.alpha_m;
+  p.beta = 0.25 * (p.gamma + 0.5) * (p.gamma + 0.5);
+  return p;
+}
+
+AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
+  AlphaParameters p;
+  switch (s.integrator) {
+    case IntegratorKind::kGeneralizedAlpha: return from_rho_inf(s.rho_inf);
+    case IntegratorKind::kNewmark:
+      p.beta = s.newmark_beta;
+      p.gamma = s.newmark_gamma;
+      return p;
+    case IntegratorKind::kHht: {
+      // HHT-α in the recurrence form: α_m = 0, α_f = (1 − ρ∞)/(1 + ρ∞) ∈ [0, 1/3].
+      const double r = std::clamp(s.rho_inf, 0.5, 1.0);
+      p.alpha_m = 0.0;
+      p.alpha_f = (1.0 - r) / (1.0 + r);
+      p.gamma = 0.5 + p.alpha_f;
+      p.beta = 0.25 * (1.0 + p.alpha_f) * (1.0 + p.alpha_f);
+      return p;
+    }
+    case IntegratorKind::kTrapezoidal: return p;
+  }
+  return p;
+}
+
+GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& settings)
+    : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  ls_.resize(n + m, use_sparse(n + m, settings.linear_solver));
+  f_.resize(n);
+  phi_.resize(m);
+  phi_t_.resize(m);
+  r_v_.resize(m);
+  r_q_.resize(n);
+  rhs_.resize(n + m);
+  hdq_.resize(n);
+  if (!ls_.is_sparse()) {
+    B_.resize(m, n);
+    dfdq_.resize(n, n);
+    dfdv_.resize(n, n);
+    Kc_.resize(n, n);
+  }
+}
+
+void GeneralizedAlpha::evaluate(const State& s, bool need_matrix) {
+  sys_.gather(s, kin_);
+  const bool dense = !ls_.is_sparse();
+  if (dense && need_matrix) {
+    dfdq_.setZero();
+    dfdv_.setZero();
+    sys_.forces(kin_, s.t, f_, MatrixSink(&dfdq_), MatrixSink(&dfdv_));
+  } else {
+    sys_.forces(kin_, s.t, f_, MatrixSink(), MatrixSink());
+  }
+  // Residual r_q = M v̇ − f + Bᵀλ and Φ.
+  sys_.mass_times(s.vdot, Mvdot_);
+  r_q_ = Mvdot_ - f_;
+  if (sys_.num_constraints() > 0) {
+    if (dense) {
+      B_.setZero();
+      sys_.constraints(kin_, s.t, &phi_, MatrixSink(&B_), &phi_t_, nullptr);
+      r_q_.noalias() += B_.transpose() * s.lambda;
+      r_v_.noalias() = B_ * s.v + phi_t_;
+    } else {
+      tB_.clear();
+      sys_.constraints(kin_, s.t, &phi_, MatrixSink(&tB_), &phi_t_, nullptr);
+      r_v_ = phi_t_;
+      for (const auto& e : tB_) {
+        r_q_(e.col()) += e.value() * s.lambda(e.row());
+        r_v_(e.row()) += e.value() * s.v(e.col());
+      }
+    }
+  }
+}
+
+namespace {
+// Right-multiplies the rotation columns of body b in a dense matrix block by T_b.
+void times_tangent(Eigen::Ref<MatX> A, const std::vector<Mat3>& T) {
+  for (std::size_t b = 0; b < T.size(); ++b) {
+    auto cols = A.middleCols<3>(6 * b + 3);
+    const MatX tmp = cols * T[b];
+    cols = tmp;
+  }
+}
+}  // namespace
+
+bool GeneralizedAlpha::build_and_factor(const State& s, double h, const VecX& hdq) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
+  const double gamma_p = p_.gamma / (h * p_.beta);
+  std::vector<Mat3> T(sys_.model().num_bodies());
+  for (std::size_t b = 0; b < T.size(); ++b) T[b] = so3::tangent(hdq.segment<3>(6 * b + 3));
+
+  if (!ls_.is_sparse()) {
+    // K_t = −∂f/∂q + ∂(Bᵀλ)/∂q; C_t = −∂f/∂v.
+    Kc_ = -dfdq_;
+    if (m > 0) sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&Kc_));
+    times_tangent(Kc_, T);
+    MatrixSink S = ls_.begin();
+    sys_.mass(S);
+    S.add_block(0, 0, (-gamma_p / beta_p) * dfdv_ + (1.0 / beta_p) * Kc_);
+    if (m > 0) {
+      S.add_block(0, n, B_.transpose());
+      if (stabilized()) {
+        S.add_block(n, 0, B_);  // velocity rows; ∂(Bv)/∂q is left out (quasi-Newton, O(h))
+      } else {
+        MatX BT = B_;
+        times_tangent(BT, T);
+        S.add_block(n, 0, BT);
+      }
+    }
+    return ls_.factorize();
+  }
+  // Sparse: assemble K_t and C_t as sparse matrices, apply T, push as triplets.
+  std::vector<Eigen::Triplet<double>> tK, tC;
+  sys_.forces(kin_, s.t, f_, MatrixSink(&tK, 0, 0, -1.0), MatrixSink(&tC, 0, 0, -1.0));
+  if (m > 0) sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&tK));
+  Eigen::SparseMatrix<double> K(n, n), C(n, n), Tm(n, n), Bs(m, n);
+  K.setFromTriplets(tK.begin(), tK.end());
+  C.setFromTriplets(tC.begin(), tC.end());
+  std::vector<Eigen::Triplet<double>> tT;
+  for (std::size_t b = 0; b < T.size(); ++b) {
+    for (int k = 0; k < 3; ++k) tT.emplace_back(6 * b + k, 6 * b + k, 1.0);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) tT.emplace_back(6 * b + 3 + r, 6 * b + 3 + c, T[b](r, c));
+  }
+  Tm.setFromTriplets(tT.begin(), tT.end());
+  Bs.setFromTriplets(tB_.begin(), tB_.end());
+  const Eigen::SparseMatrix<double> A = (gamma_p / beta_p) * C + (1.0 / beta_p) * (K * Tm);
+  const Eigen::SparseMatrix<double> BT = stabilized() ? Bs : Eigen::SparseMatrix<double>(Bs * Tm);
+  MatrixSink S = ls_.begin();
+  sys_.mass(S);
+  for (int k = 0; k < A.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it)
+      S.add(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+  for (int k = 0; k < BT.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(BT, k); it; ++it)
+      S.add(n + static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+  for (const auto& e : tB_) S.add(e.col(), n + e.row(), e.value());
+  return ls_.factorize();
+}
+
+StepResult GeneralizedAlpha::step(State& s, double h) {
+  StepResult res;
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
+  const double beta_p = (1.0 - am) / ((1.0 - af) * h * h * beta);
+  const double gamma_p = gamma / (h * beta);
+  const double tol = settings_.newton_tol;
+
+  // Predictor: v̇_{n+1} = v̇_n, λ_{n+1} = λ_n.
+  State& x = trial_;
+  x.t = s.t + h;
+  x.vdot = s.vdot;
+  x.lambda = s.lambda;
+  x.a = (s.vdot - am * s.a) / (1.0 - am);
+  hdq_ = h * (s.v + h * (0.5 - beta) * s.a + h * beta * x.a);
+  x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
+  integrate_configuration(s, hdq_, x);
+
+  const bool modified = settings_.newton == NewtonMode::kModified;
+  if (modified && factored_h_ != h) factored_h_ = -1.0;
+  double last_dx = INFINITY, prev_dx = INFINITY;
+  for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
+    const bool need_matrix = !modified || factored_h_ < 0.0;
+    evaluate(x, need_matrix);
+    // Constraint residual in position units: Φ (index 3) or h-scaled B v + Φ_t (stabilized).
+    const double phi_norm =
+        m == 0 ? 0.0
+               : (stabilized() ? r_v_.lpNorm<Eigen::Infinity>() / gamma_p
+                               : phi_.lpNorm<Eigen::Infinity>());
+    if (!std::isfinite(phi_norm) || !r_q_.allFinite()) break;
+    if (it > 0 && last_dx <= tol && phi_norm <= tol) {
+      res.converged = true;
+      break;
+    }
+    if (it == settings_.max_newton_iterations) break;
+    // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
+    if (!need_matrix && it >= 2 && last_dx > 0.25 * prev_dx) {
+      evaluate(x, true);
+      factored_h_ = -1.0;
+    }
+    if (!modified || factored_h_ < 0.0) {
+      if (!build_and_factor(x, h, hdq_)) {
+        res.message = "singular iteration matrix";
+        break;
+      }
+      ++res.factorizations;
+      factored_h_ = h;
+    }
+    rhs_.head(n) = -r_q_ / beta_p;
+    if (m > 0) rhs_.tail(m) = stabilized() ? VecX(-r_v_ / gamma_p) : VecX(-phi_);
+    ls_.solve(rhs_);
+    const auto xi = rhs_.head(n);
+    prev_dx = last_dx;
+    last_dx = xi.lpNorm<Eigen::Infinity>();
+    hdq_ += xi;
+    integrate_configuration(s, hdq_, x);
+    x.v += gamma_p * xi;
+    x.vdot += beta_p * xi;
+    x.a += ((1.0 - af) / (1.0 - am)) * beta_p * xi;
+    if (m > 0) x.lambda += beta_p * rhs_.tail(m);
+    res.iterations = it + 1;
+  }
+  if (res.converged && stabilized() && m > 0) {
+    std::string why;
+    if (!project(x, why)) {
+      res.converged = false;
+      res.message = why;
+    }
+  }
+  if (!res.converged) {
+    factored_h_ = -1.0;
+    res.message = failure_report(x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
+    return res;
+  }
+  // Local error estimate of the position update (Zienkiewicz–Xie): h²|β − 1/6| (a_{n+1} − a_n).
+  double err = 0.0;
+  const double c = h * h * std::abs(beta - 1.0 / 6.0);
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    for (int k = 0; k < 6; ++k) {
+      const int i = 6 * b + k;
+      const double scale =
+          settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
+      err = std::max(err, c * std::abs(x.a(i) - s.a(i)) / scale);
+    }
+  }
+  res.error_estimate = err;
+  std::swap(s, x);
+  return res;
+}
+
+bool GeneralizedAlpha::project(State& x, std::string& why) {
+  // Position: q_{n+1} = q̃ ∘ exp(U) with M U + Bᵀν = 0, Φ(q_{n+1}) = 0 (mass-weighted closest
+  // point; Gauss–Newton with B from the current iterate).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double tol = settings_.newton_tol;
+  if (proj_.size() != n + m) proj_.resize(n + m, ls_.is_sparse());
+  base_ = x;
+  VecX U = VecX::Zero(n), rhs(n + m);
+  for (int it = 0;; ++it) {
+    sys_.gather(x, kin_);
+    sys_.constraints(kin_, x.t, &phi_, MatrixSink(), nullptr, nullptr);
+    if (phi_.lpNorm<Eigen::Infinity>() <= tol) break;
+    if (it == settings_.max_newton_iterations || !phi_.allFinite()) {
+      why = "position projection did not converge";
+      return false;
+    }
+    assemble_mass_saddle(sys_, kin_, x.t, proj_);
+    if (!proj_.factorize()) {
+      why = "singular matrix in the position projection";
+      return false;
+    }
+    // Each increment solves M δU + Bᵀδν = 0, B δU = −Φ: U is the M-orthogonal correction to
+    // first order (B changes by O(U) between iterates; U itself is O(h³) after a smooth step).
+    rhs.setZero();
+    rhs.tail(m) = -phi_;
+    proj_.solve(rhs);
+    U += rhs.head(n);
+    integrate_configuration(base_, U, x);
+  }
+  // Velocity: v_{n+1} = ṽ + W with M W + Bᵀμ = 0 and B v_{n+1} + Φ_t = 0.
+  sys_.gather(x, kin_);
+  sys_.constraints(kin_, x.t, nullptr, MatrixSink(), &phi_t_, nullptr);
+  assemble_mass_saddle(sys_, kin_, x.t, proj_);
+  if (!proj_.factorize()) {
+    why = "singular matrix in the velocity projection";
+    return false;
+  }
+  MatX B = MatX::Zero(m, n);
+  sys_.constraints(kin_, x.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  rhs.setZero();
+  rhs.tail(m) = -(B * x.v + phi_t_);
+  proj_.solve(rhs);
+  x.v += rhs.head(n);
+  return true;
+}
+
+std::string GeneralizedAlpha::failure_report(const State& s, double h) const {
+  std::ostringstream os;
+  os << "Newton did not converge at t = " << s.t << " s (step h = " << h << " s)";
+  if (sys_.num_constraints() > 0 && phi_.size() > 0 && phi_.allFinite()) {
+    Eigen::Index worst = 0;
+    const double w = phi_.cwiseAbs().maxCoeff(&worst);
+    os << "; largest constraint residual " << w << " in " << sys_.describe_row(static_cast<int>(worst));
+  } else if (!phi_.allFinite()) {
+    os << "; the constraint residual is not finite";
+  }
+  if (r_q_.size() > 0) {
+    Eigen::Index worst = 0;
+    const double w = r_q_.cwiseAbs().maxCoeff(&worst);
+    const int b = static_cast<int>(worst) / 6;
+    os << "; largest dynamic residual " << w << " on body '" << sys_.model().bodies[b].name
+       << "'";
+  }
+  return os.str();
+}
+
+}  // namespace cs

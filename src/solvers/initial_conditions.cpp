@@ -1,0 +1,274 @@
+#include "clearsim/solvers/initial_conditions.hpp"
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/solvers/configuration.hpp"
+
+namespace cs {
+
+bool use_sparse(int unknowns, LinearSolverKind kind) {
+  if (kind == LinearSolverKind::kDense) return false;
+  if (kind == LinearSolverKind::kSparse) return true;
+  return unknowns > kDenseLimit;
+}
+
+State initial_state(const System& sys, double t0) {
+  const Model& m = sys.model();
+  State s;
+  s.resize(m.num_bodies(), sys.num_constraints());
+  s.t = t0;
+  for (int b = 0; b < m.num_bodies(); ++b) {
+    const Body& body = m.bodies[b];
+    s.x_W[b] = body.x0_W;
+    s.R_WB[b] = body.R0_WB;
+    s.v.segment<3>(6 * b) = body.v0_W;
+    s.v.segment<3>(6 * b + 3) = body.R0_WB.transpose() * body.w0_W;
+  }
+  return s;
+}
+
+void assemble_mass_saddle(const System& sys, const std::vector<BodyKinematics>& kin, double t,
+                          LinearSystem& ls) {
+  const int n = sys.num_dofs();
+  MatrixSink S = ls.begin();
+  sys.mass(S);
+  sys.constraints(kin, t, nullptr, S.shifted(n, 0), nullptr, nullptr);
+  // Bᵀ block: evaluate B into the lower-left, then mirror. For the dense path write it directly.
+  MatX B = MatX::Zero(sys.num_constraints(), n);
+  if (sys.num_constraints() > 0 && !ls.is_sparse()) {
+    sys.constraints(kin, t, nullptr, MatrixSink(&B), nullptr, nullptr);
+    S.add_block(0, n, B.transpose());
+    return;
+  }
+  if (sys.num_constraints() > 0) {
+    std::vector<Eigen::Triplet<double>> tr;
+    sys.constraints(kin, t, nullptr, MatrixSink(&tr), nullptr, nullptr);
+    for (const auto& e : tr) S.add(e.col(), n + e.row(), e.value());
+  }
+}
+
+namespace {
+// Text naming the constraint rows with the largest |Φ|.
+std::string worst_rows(const System& sys, const VecX& phi, int count = 3) {
+  std::vector<int> idx(phi.size());
+  for (int i = 0; i < phi.size(); ++i) idx[i] = i;
+  std::sort(idx.begin(), idx.end(),
+            [&](int a, int b) { return std::abs(phi(a)) > std::abs(phi(b)); });
+  std::ostringstream os;
+  for (int k = 0; k < std::min<int>(count, static_cast<int>(idx.size())); ++k) {
+    os << "\n    " << sys.describe_row(idx[k]) << ": residual " << phi(idx[k]);
+  }
+  return os.str();
+}
+
+void prepare(const System& sys, LinearSystem& ls, LinearSolverKind kind = LinearSolverKind::kAuto) {
+  const int N = sys.num_dofs() + sys.num_constraints();
+  const bool sparse = use_sparse(N, kind);
+  if (ls.size() != N || ls.is_sparse() != sparse) ls.resize(N, sparse);
+}
+}  // namespace
+
+SolveReport assemble_positions(const System& sys, State& s, double tol, int max_iterations,
+                               LinearSystem& ls) {
+  SolveReport rep;
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  if (m == 0) return rep;
+  prepare(sys, ls);
+  std::vector<BodyKinematics> kin;
+  VecX phi(m), rhs(n + m);
+  for (int it = 0; it <= max_iterations; ++it) {
+    sys.gather(s, kin);
+    sys.constraints(kin, s.t, &phi, MatrixSink(), nullptr, nullptr);
+    rep.residual = phi.lpNorm<Eigen::Infinity>();
+    rep.iterations = it;
+    if (!std::isfinite(rep.residual)) break;
+    if (rep.residual <= tol) return rep;
+    if (it == max_iterations) break;
+    assemble_mass_saddle(sys, kin, s.t, ls);
+    if (!ls.factorize()) {
+      rep.ok = false;
+      rep.message = "the constraint Jacobian is singular at this configuration (a joint is at a "
+                    "singular position or constraints conflict)" + worst_rows(sys, phi);
+      return rep;
+    }
+    rhs.setZero();
+    rhs.tail(m) = -phi;
+    ls.solve(rhs);
+    integrate_configuration(s, rhs.head(n), s);
+  }
+  rep.ok = false;
+  std::ostringstream os;
+  os << "could not assemble the mechanism: ‖Φ‖∞ = " << rep.residual << " after "
+     << rep.iterations << " Newton iterations (are the initial positions close to a closed "
+     << "configuration?)" << worst_rows(sys, phi);
+  rep.message = os.str();
+  return rep;
+}
+
+SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
+                                bool use_prescribed) {
+  SolveReport rep;
+  const Model& model = sys.model();
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX phi_t = VecX::Zero(m);
+  MatX B = MatX::Zero(m, n);
+  // Prescribed body velocities as extra rows P v = p.
+  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> prow;
+  std::vector<Vec3> ptarget;
+  std::vector<std::string> pname;
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Body& body = model.bodies[b];
+    if (use_prescribed && body.v0_prescribed) {
+      Eigen::Matrix<double, 3, Eigen::Dynamic> P = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+      P.block<3, 3>(0, 6 * b).setIdentity();
+      prow.push_back(P);
+      ptarget.push_back(body.v0_W);
+      pname.push_back("velocity of body '" + body.name + "'");
+    }
+    if (use_prescribed && body.w0_prescribed) {
+      Eigen::Matrix<double, 3, Eigen::Dynamic> P = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+      P.block<3, 3>(0, 6 * b + 3) = s.R_WB[b];  // ω_W = R Ω_B
+      prow.push_back(P);
+      ptarget.push_back(body.w0_W);
+      pname.push_back("angular velocity of body '" + body.name + "'");
+    }
+  }
+  if (prow.empty()) {
+    // Minimal mass-weighted change: [M Bᵀ; B 0][v; μ] = [M v_guess; −Φ_t].
+    if (m == 0) return rep;
+    prepare(sys, ls);
+    sys.constraints(kin, s.t, nullptr, MatrixSink(), &phi_t, nullptr);
+    assemble_mass_saddle(sys, kin, s.t, ls);
+    if (!ls.factorize()) {
+      rep.ok = false;
+      rep.message = "singular constraint Jacobian in the velocity assembly";
+      return rep;
+    }
+    VecX rhs(n + m), Mv;
+    sys.mass_times(s.v, Mv);
+    rhs << Mv, -phi_t;
+    ls.solve(rhs);
+    s.v = rhs.head(n);
+    return rep;
+  }
+  // With prescribed components: keep every joint row; add the prescribed rows that are
+  // independent of the joints (rows that only repeat what a joint already imposes are dropped
+  // and checked afterwards). Dense: this runs once, on models that prescribe velocities.
+  sys.constraints(kin, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
+  const int np = 3 * static_cast<int>(prow.size());
+  MatX P(np, n);
+  VecX p(np);
+  for (std::size_t k = 0; k < prow.size(); ++k) {
+    P.middleRows<3>(3 * k) = prow[k];
+    p.segment<3>(3 * k) = ptarget[k];
+  }
+  MatX N;  // null space of B
+  if (m > 0) {
+    Eigen::FullPivLU<MatX> lu(B);
+    lu.setThreshold(1e-10);
+    N = lu.kernel();
+  } else {
+    N = MatX::Identity(n, n);
+  }
+  MatX PN = P * N;
+  for (int r = 0; r < PN.rows(); ++r) {
+    const double nr = P.row(r).norm();
+    if (nr > 0) PN.row(r) /= nr;
+  }
+  Eigen::ColPivHouseholderQR<MatX> qr(PN.transpose());
+  qr.setThreshold(1e-9);
+  const auto rank = qr.rank();
+  std::vector<int> keep;
+  std::vector<bool> kept(np, false);
+  for (Eigen::Index k = 0; k < rank; ++k) kept[qr.colsPermutation().indices()(k)] = true;
+  for (int r = 0; r < np; ++r)
+    if (kept[r]) keep.push_back(r);
+  const int nk = static_cast<int>(keep.size());
+  MatX C(m + nk, n);
+  VecX c(m + nk);
+  C.topRows(m) = B;
+  c.head(m) = -phi_t;
+  for (int k = 0; k < nk; ++k) {
+    C.row(m + k) = P.row(keep[k]);
+    c(m + k) = p(keep[k]);
+  }
+  MatX S = MatX::Zero(n + m + nk, n + m + nk);
+  MatX M = MatX::Zero(n, n);
+  sys.mass(MatrixSink(&M));
+  S.topLeftCorner(n, n) = M;
+  S.topRightCorner(n, m + nk) = C.transpose();
+  S.bottomLeftCorner(m + nk, n) = C;
+  VecX rhs(n + m + nk);
+  rhs << M * s.v, c;
+  Eigen::PartialPivLU<MatX> lu(S);
+  if (!(lu.rcond() > 1e-15)) {
+    rep.ok = false;
+    rep.message = "singular system in the velocity assembly";
+    return rep;
+  }
+  s.v = lu.solve(rhs).head(n);
+  const VecX miss = P * s.v - p;
+  for (int r = 0; r < np; ++r) {
+    if (std::abs(miss(r)) > 1e-9 * (1.0 + std::abs(p(r)))) {
+      std::ostringstream os;
+      os << "the initial " << pname[r / 3] << " (component " << "xyz"[r % 3] << " = " << p(r)
+         << ") is not compatible with the joints; the closest compatible value "
+         << (P.row(r) * s.v)(0) << " is used";
+      rep.message += (rep.message.empty() ? "" : "\n") + os.str();
+    }
+  }
+  return rep;
+}
+
+SolveReport solve_accelerations(const System& sys, State& s, LinearSystem& ls) {
+  SolveReport rep;
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  prepare(sys, ls);
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX f, zeta = VecX::Zero(m);
+  sys.forces(kin, s.t, f, MatrixSink(), MatrixSink());
+  sys.constraints(kin, s.t, nullptr, MatrixSink(), nullptr, &zeta);
+  assemble_mass_saddle(sys, kin, s.t, ls);
+  if (!ls.factorize()) {
+    rep.ok = false;
+    rep.message = "singular system [M Bᵀ; B 0] for the initial accelerations";
+    return rep;
+  }
+  VecX rhs(n + m);
+  rhs << f, -zeta;
+  ls.solve(rhs);
+  s.vdot = rhs.head(n);
+  s.lambda = rhs.tail(m);
+  return rep;
+}
+
+SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes) {
+  auto removed = sys.remove_redundant_rows(s);
+  notes.insert(notes.end(), removed.begin(), removed.end());
+  LinearSystem ls;
+  SolveReport rep = assemble_positions(sys, s, tol, 50, ls);
+  if (!rep.ok) return rep;
+  const int before = sys.num_constraints();
+  removed = sys.remove_redundant_rows(s);
+  if (sys.num_constraints() != before) {
+    notes.insert(notes.end(), removed.begin(), removed.end());
+    rep = assemble_positions(sys, s, tol, 50, ls);
+    if (!rep.ok) return rep;
+  }
+  s.lambda = VecX::Zero(sys.num_constraints());
+  SolveReport vel = assemble_velocities(sys, s, ls);
+  if (!vel.ok) return vel;
+  if (!vel.message.empty()) notes.push_back(vel.message);
+  SolveReport acc = solve_accelerations(sys, s, ls);
+  if (!acc.ok) return acc;
+  s.a = s.vdot;
+  return rep;
+}
+
+}  // namespace cs

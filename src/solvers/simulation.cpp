@@ -1,0 +1,193 @@
+#include "clearsim/solvers/simulation.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/solvers/configuration.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/static_equilibrium.hpp"
+
+namespace cs {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double constraint_violation(const System& sys, const State& s) {
+  if (sys.num_constraints() == 0) return 0.0;
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX phi(sys.num_constraints());
+  sys.constraints(kin, s.t, &phi, MatrixSink(), nullptr, nullptr);
+  return phi.lpNorm<Eigen::Infinity>();
+}
+
+void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs) {
+  stats.max_constraint_violation =
+      std::max(stats.max_constraint_violation, constraint_violation(sys, s));
+  obs.on_output(s, stats);
+}
+
+// Advances by h, splitting the step in halves (up to 1/64) when Newton fails.
+bool advance(GeneralizedAlpha& ga, State& s, double h, int depth, RunStats& stats,
+             std::string& why) {
+  StepResult r = ga.step(s, h);
+  stats.newton_iterations += r.iterations;
+  stats.factorizations += r.factorizations;
+  if (r.converged) {
+    stats.last_iterations = r.iterations;
+    stats.last_step = h;
+    return true;
+  }
+  ++stats.rejected_steps;
+  if (depth >= 6) {
+    why = r.message;
+    return false;
+  }
+  return advance(ga, s, 0.5 * h, depth + 1, stats, why) &&
+         advance(ga, s, 0.5 * h, depth + 1, stats, why);
+}
+
+void run_fixed(const System& sys, const SolverSettings& st, int every, GeneralizedAlpha& ga,
+               State& s, RunStats& stats, StepObserver& obs) {
+  const long n = std::max<long>(1, std::lround(st.end / st.step));
+  const double t0 = s.t;
+  for (long k = 1; k <= n; ++k) {
+    const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
+    std::string why;
+    if (!advance(ga, s, target - s.t, 0, stats, why)) {
+      stats.ok = false;
+      stats.message = why;
+      return;
+    }
+    ++stats.steps;
+    obs.on_step(s, stats);
+    if (k % every == 0 || k == n) emit(sys, s, stats, obs);
+  }
+}
+
+void run_adaptive(const System& sys, const SolverSettings& st, int every, GeneralizedAlpha& ga,
+                  State& s, RunStats& stats, StepObserver& obs) {
+  const double t_end = s.t + st.end;
+  double h = st.step;
+  const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
+  while (s.t < t_end - 1e-12 * st.end) {
+    h = std::min({h, h_max, t_end - s.t});
+    const State backup = s;
+    StepResult r = ga.step(s, h);
+    stats.newton_iterations += r.iterations;
+    stats.factorizations += r.factorizations;
+    if (!r.converged || r.error_estimate > 1.0) {
+      ++stats.rejected_steps;
+      if (r.converged) s = backup;  // error too large: undo
+      h *= r.converged ? std::max(0.2, 0.9 * std::cbrt(1.0 / r.error_estimate)) : 0.25;
+      if (h < st.min_step) {
+        stats.ok = false;
+        stats.message = r.converged ? "step size fell below min_step at t = " + std::to_string(s.t)
+                                    : r.message + "; step size fell below min_step";
+        return;
+      }
+      continue;
+    }
+    stats.last_iterations = r.iterations;
+    stats.last_step = h;
+    ++stats.steps;
+    obs.on_step(s, stats);
+    const bool last = s.t >= t_end - 1e-12 * st.end;
+    if (stats.steps % every == 0 || last) emit(sys, s, stats, obs);
+    const double grow = r.error_estimate > 0.0 ? 0.9 * std::cbrt(1.0 / r.error_estimate) : 2.0;
+    h *= std::clamp(grow, 0.2, 2.0);
+  }
+}
+
+void run_kinematic(const System& sys, const SolverSettings& st, int every, State& s,
+                   RunStats& stats, StepObserver& obs) {
+  const long n = st.kinematic_steps > 0 ? st.kinematic_steps
+                                        : std::max<long>(1, std::lround(st.end / st.step));
+  const double t0 = s.t;
+  LinearSystem ls;
+  for (long k = 1; k <= n; ++k) {
+    const double t = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
+    const double dt = t - s.t;
+    // Second-order prediction, then exact position, velocity and acceleration solves.
+    const VecX dq = dt * s.v + 0.5 * dt * dt * s.vdot;
+    State next = s;
+    next.t = t;
+    integrate_configuration(s, dq, next);
+    SolveReport r = assemble_positions(sys, next, st.newton_tol, st.max_newton_iterations, ls);
+    stats.newton_iterations += r.iterations;
+    if (!r.ok) {
+      stats.ok = false;
+      stats.message = "kinematic analysis at t = " + std::to_string(t) + ": " + r.message;
+      return;
+    }
+    next.v.setZero();
+    SolveReport rv = assemble_velocities(sys, next, ls, /*use_prescribed=*/false);
+    SolveReport ra = solve_accelerations(sys, next, ls);
+    if (!rv.ok || !ra.ok) {
+      stats.ok = false;
+      stats.message = "kinematic analysis at t = " + std::to_string(t) + ": " + rv.message +
+                      ra.message;
+      return;
+    }
+    s = next;
+    ++stats.steps;
+    stats.last_iterations = r.iterations;
+    stats.last_step = dt;
+    obs.on_step(s, stats);
+    if (k % every == 0 || k == n) emit(sys, s, stats, obs);
+  }
+}
+}  // namespace
+
+RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& observer, State& s,
+                      std::vector<std::string>& notes) {
+  const auto start = Clock::now();
+  RunStats stats;
+  const SolverSettings& st = settings.solver;
+  const int every = std::max(1, settings.output.every);
+  s = initial_state(sys, 0.0);
+  SolveReport init = make_consistent(sys, s, st.newton_tol, notes);
+  if (!init.ok) {
+    stats.ok = false;
+    stats.message = "initial conditions: " + init.message;
+    return stats;
+  }
+  const int dof = sys.num_dofs() - sys.num_constraints();
+  if (st.analysis == Analysis::kDynamic && st.formulation == ConstraintFormulation::kIndex3 &&
+      sys.num_constraints() > 0) {
+    const AlphaParameters p = AlphaParameters::from_settings(st);
+    // Spectral radius of the algebraic mode is |α_m/(1 − α_m)|-like: without numerical
+    // dissipation (α_m = α_f, γ = ½) index-3 multipliers grow (Cardona & Géradin 1989).
+    if (std::abs(p.gamma - 0.5) < 1e-9) {
+      notes.push_back("index-3 constraints with a non-dissipative integrator (γ = ½, e.g. ρ∞ = 1 "
+                      "or trapezoidal) are unstable: the multipliers grow without bound. Use "
+                      "rho_inf < 1 or solver.formulation: stabilized");
+    }
+  }
+  if (st.analysis == Analysis::kKinematic && dof > 0) {
+    notes.push_back("the mechanism has " + std::to_string(dof) +
+                    " degree(s) of freedom that no driver prescribes; the kinematic analysis "
+                    "gives them the least kinetic energy (zero velocity where possible)");
+  }
+  if (st.analysis == Analysis::kStatic) {
+    stats = run_static(sys, st, s, observer);
+  } else {
+    emit(sys, s, stats, observer);
+    if (st.analysis == Analysis::kKinematic) {
+      run_kinematic(sys, st, every, s, stats, observer);
+    } else {
+      GeneralizedAlpha ga(sys, st);
+      if (st.adaptive) {
+        run_adaptive(sys, st, every, ga, s, stats, observer);
+      } else {
+        run_fixed(sys, st, every, ga, s, stats, observer);
+      }
+    }
+  }
+  stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace cs
