@@ -235,6 +235,34 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
   return messages;
 }
 
+bool System::has_removed_rows() const {
+  for (const auto& r : rows_)
+    for (bool rem : r.removed)
+      if (rem) return true;
+  return false;
+}
+
+double System::removed_rows_violation(const std::vector<BodyKinematics>& kin, double t,
+                                      std::string* which) const {
+  double worst = 0.0;
+  ConstraintBlock cb;
+  for (int e : constraint_elements_) {
+    const ElementRows& rows = rows_[e];
+    bool any = false;
+    for (bool rem : rows.removed) any = any || rem;
+    if (!any) continue;
+    const Element& el = *model_->elements[e];
+    el.constraint(input(e, t, kin), cb);
+    for (int r = 0; r < cb.m; ++r) {
+      if (rows.removed[r] && std::abs(cb.phi(r)) > worst) {
+        worst = std::abs(cb.phi(r));
+        if (which) *which = el.kind() + " '" + el.name() + "': " + el.constraint_row_name(r);
+      }
+    }
+  }
+  return worst;
+}
+
 std::string System::describe_row(int global_row) const {
   for (std::size_t e = 0; e < rows_.size(); ++e) {
     for (int r = 0; r < rows_[e].count; ++r) {

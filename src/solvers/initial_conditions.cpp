@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
+#include <random>
 #include <sstream>
 
 #include "clearsim/solvers/configuration.hpp"
@@ -248,19 +249,50 @@ SolveReport solve_accelerations(const System& sys, State& s, LinearSystem& ls) {
   return rep;
 }
 
+namespace {
+// A configuration near s, moved along the constraint manifold (a random admissible velocity,
+// including the drivers' motion, for a short time) and re-assembled. Rank decisions taken there
+// see structural redundancy only, not the extra rank loss of a singular (dead-centre) start.
+bool generic_neighbour(const System& sys, const State& s, double tol, LinearSystem& ls,
+                       State& g) {
+  g = s;
+  std::mt19937 rng(20261121);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < g.v.size(); ++k) g.v(k) = u(rng);
+  if (!assemble_velocities(sys, g, ls, /*use_prescribed=*/false).ok) return false;
+  const double vmax = g.v.lpNorm<Eigen::Infinity>();
+  if (!(vmax > 0.0)) return false;
+  const double eps = 1e-3 / vmax;  // moves every coordinate by at most 1 mm or 1 mrad
+  integrate_configuration(s, eps * g.v, g);
+  g.t = s.t + eps;
+  return assemble_positions(sys, g, tol, 50, ls).ok;
+}
+}  // namespace
+
 SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes) {
-  auto removed = sys.remove_redundant_rows(s);
-  notes.insert(notes.end(), removed.begin(), removed.end());
   LinearSystem ls;
+  const State guess = s;
+  // Rows dependent at the initial guess must go before Newton can assemble at all.
+  std::vector<std::string> removed = sys.remove_redundant_rows(s);
   SolveReport rep = assemble_positions(sys, s, tol, 50, ls);
   if (!rep.ok) return rep;
-  const int before = sys.num_constraints();
-  removed = sys.remove_redundant_rows(s);
-  if (sys.num_constraints() != before) {
-    notes.insert(notes.end(), removed.begin(), removed.end());
-    rep = assemble_positions(sys, s, tol, 50, ls);
-    if (!rep.ok) return rep;
+  // Decide redundancy at a generic neighbour; if that keeps rows the first decision dropped,
+  // the start is singular for them and the assembly is redone with the structural set only.
+  State g;
+  if (generic_neighbour(sys, s, tol, ls, g)) {
+    const int before = sys.num_constraints();
+    removed = sys.remove_redundant_rows(g);
+    if (sys.num_constraints() != before) {
+      s = guess;
+      rep = assemble_positions(sys, s, tol, 50, ls);
+      if (!rep.ok) {
+        rep.message += "\n    (the initial configuration looks singular: some constraints are "
+                       "dependent there but not nearby — a dead-centre position?)";
+        return rep;
+      }
+    }
   }
+  notes.insert(notes.end(), removed.begin(), removed.end());
   s.lambda = VecX::Zero(sys.num_constraints());
   SolveReport vel = assemble_velocities(sys, s, ls);
   if (!vel.ok) return vel;

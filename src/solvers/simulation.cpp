@@ -23,6 +23,24 @@ double constraint_violation(const System& sys, const State& s) {
   return phi.lpNorm<Eigen::Infinity>();
 }
 
+// False (with a message) if a row removed as redundant has become violated.
+bool removed_rows_hold(const System& sys, const State& s, double tol, RunStats& stats) {
+  if (!sys.has_removed_rows()) return true;
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  std::string which;
+  const double v = sys.removed_rows_violation(kin, s.t, &which);
+  if (v <= std::max(1e-7, 1e3 * tol)) return true;
+  std::ostringstream os;
+  os << "at t = " << s.t << " s the constraint " << which << " is violated by " << v
+     << "; it was removed as redundant at the start, so it was not structurally redundant: "
+        "the initial configuration is singular (a dead-centre or locked position). Start the "
+        "model away from it";
+  stats.ok = false;
+  stats.message = os.str();
+  return false;
+}
+
 void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs) {
   stats.max_constraint_violation =
       std::max(stats.max_constraint_violation, constraint_violation(sys, s));
@@ -63,6 +81,7 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Generaliz
     }
     ++stats.steps;
     obs.on_step(s, stats);
+    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     if (k % every == 0 || k == n) emit(sys, s, stats, obs);
   }
 }
@@ -94,6 +113,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     stats.last_step = h;
     ++stats.steps;
     obs.on_step(s, stats);
+    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
     if (stats.steps % every == 0 || last) emit(sys, s, stats, obs);
     const double grow = r.error_estimate > 0.0 ? 0.9 * std::cbrt(1.0 / r.error_estimate) : 2.0;
@@ -136,6 +156,7 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
     stats.last_iterations = r.iterations;
     stats.last_step = dt;
     obs.on_step(s, stats);
+    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     if (k % every == 0 || k == n) emit(sys, s, stats, obs);
   }
 }

@@ -57,6 +57,13 @@ class System {
   // "joint 'name' (revolute): axis alignment x_i·z_j" for a global row.
   std::string describe_row(int global_row) const;
 
+  // Largest |Φ| over the rows removed as redundant, and which row it is. A removed row that
+  // becomes violated means it was not structurally redundant (e.g. the run started at a
+  // singular, dead-centre configuration) — the run must stop rather than ignore it.
+  double removed_rows_violation(const std::vector<BodyKinematics>& kin, double t,
+                                std::string* which = nullptr) const;
+  bool has_removed_rows() const;
+
  private:
   void layout();
   struct ElementRows {
