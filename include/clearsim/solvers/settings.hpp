@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cs {
@@ -56,6 +57,9 @@ struct SolverSettings {
 struct OutputSettings {
   int every = 1;                      // write every N accepted steps
   std::vector<std::string> channels;  // "<element>.<quantity>[.<component>]"
+  // Model-file position (line, column; 1-based) of each channel, for error messages; empty
+  // when the settings were not read from a file.
+  std::vector<std::pair<int, int>> channel_positions;
   std::string file;                   // CSV path; the command line's -o overrides it
   bool progress = true;               // progress bar when stderr is a terminal
 };

@@ -1,0 +1,216 @@
+// Entry points of the model-file reader: parsing, the top level of the document, and the
+// translation of every failure into a FILE:LINE:COL message.
+#include "clearsim/io/model_reader.hpp"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model_reader_sections.hpp"
+#include "yaml_access.hpp"
+
+namespace cs {
+
+namespace {
+
+std::string format_what(const std::string& file, int line, int column, const std::string& msg) {
+  if (line <= 0) return file + ": error: " + msg;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + msg;
+}
+
+}  // namespace
+
+ModelFileError::ModelFileError(std::string file, int line, int column, std::string message)
+    : std::runtime_error(format_what(file, line, column, message)),
+      file_(std::move(file)),
+      line_(line),
+      column_(column),
+      message_(std::move(message)) {}
+
+namespace model_file {
+namespace {
+
+const std::vector<std::string> kTopKeys = {"model",   "gravity", "bodies", "markers", "joints",
+                                           "drivers", "forces",  "solver", "output"};
+
+std::string default_model_name(const std::string& display_name) {
+  const std::string stem = std::filesystem::path(display_name).stem().string();
+  return stem.empty() ? std::string("model") : stem;
+}
+
+// The start of each document of a stream and the position of its root when that is empty
+// (null). Used to count documents without building them, and to catch a token that yaml-cpp
+// 0.7 neither consumes nor reports (a stray ',' outside brackets): its LoadAll then returns
+// the same empty document forever.
+class DocumentScan : public YAML::EventHandler {
+ public:
+  struct Document {
+    YAML::Mark start;
+    bool root_is_null = false;
+    YAML::Mark root;
+  };
+  std::vector<Document> documents;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    documents.push_back({mark, false, mark});
+    at_root_ = true;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { root(mark, true); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { root(mark, false); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    root(mark, false);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    root(mark, false);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    root(mark, false);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void root(const YAML::Mark& mark, bool is_null) {
+    if (!at_root_) return;
+    at_root_ = false;
+    documents.back().root_is_null = is_null;
+    documents.back().root = mark;
+  }
+  bool at_root_ = false;
+};
+
+// The character at a 0-based mark of `text`, or '?'.
+char char_at(const std::string& text, const YAML::Mark& mark) {
+  std::size_t pos = 0;
+  for (int line = 0; line < mark.line && pos != std::string::npos; ++line) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos || mark.column < 0) return '?';
+  pos += static_cast<std::size_t>(mark.column);
+  return pos < text.size() ? text[pos] : '?';
+}
+
+// yaml-cpp's message for a syntax error, with a hint for the common ones (its depth guard
+// reports "bad file").
+[[noreturn]] void fail_syntax(const Source& source, const YAML::Exception& e) {
+  static const std::vector<std::pair<std::string, std::string>> kHints = {
+      {"illegal flow end", "a ']' or '}' that closes no bracket, or the wrong one"},
+      {"end of sequence flow not found", "a '[' is not closed by ']'"},
+      {"end of map flow not found", "a '{' is not closed by '}'"},
+      {"end of map not found",
+       "check the indentation (spaces only, no tabs) and the 'key: value' form"},
+      {"end of sequence not found",
+       "check the indentation (spaces only, no tabs) of the '- ' items"},
+      {"illegal map value", "a ':' where no value can start; check the indentation"},
+      {"unknown escape character", "inside \"...\" a backslash starts an escape; use '...'"}};
+  std::string message = e.msg;
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
+    message = "lists or maps nested too deeply";
+  for (const auto& [text, hint] : kHints)
+    if (message.rfind(text, 0) == 0) message += " (" + hint + ")";
+  source.fail(to_position(e.mark, {}), "invalid YAML: " + message);
+}
+
+// Fails unless `text` holds exactly one YAML document, well formed.
+void check_single_document(const std::string& text, Source& source) {
+  DocumentScan scan;
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  try {
+    // Three documents at most: enough to tell a second document from a stuck parser.
+    while (scan.documents.size() < 3 && parser.HandleNextDocument(scan)) {
+    }
+  } catch (const YAML::Exception& e) {
+    fail_syntax(source, e);
+  }
+  const auto& docs = scan.documents;
+  for (std::size_t k = 0; k + 1 < docs.size(); ++k) {
+    if (docs[k].root_is_null && docs[k + 1].root_is_null &&
+        docs[k].start.pos == docs[k + 1].start.pos) {
+      const char c = char_at(text, docs[k].root);
+      source.fail(to_position(docs[k].root, {}),
+                  std::string("invalid YAML: unexpected '") + c + "'" +
+                      (c == ',' ? " (',' separates items only inside [...] and {...})" : ""));
+    }
+  }
+  if (docs.size() > 1)
+    source.fail(to_position(docs[1].start, {}),
+                "expected a single YAML document, found a second one (a '---' line starts it)");
+  if (docs.empty() || docs[0].root_is_null)
+    source.fail({}, "the file holds no model (expected a map with at least a 'bodies' section)");
+}
+
+YAML::Node parse_document(const std::string& text, Source& source) {
+  check_single_document(text, source);
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    fail_syntax(source, e);
+  }
+}
+
+void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
+  const Position start = to_position(doc.Mark(), {});
+  const Cursor root(source, doc, "", start, start);
+  const MapView top(root, "a map of model sections (" + join(kTopKeys) + ")");
+  top.allow_only("at the top level", kTopKeys);
+
+  Model& model = out.model;
+  model.name = default_model_name(out.path);
+  if (auto c = top.find("model")) model.name = read_text(*c, "a model name");
+  if (auto c = top.find("gravity")) model.gravity_W = read_vec3(*c, "m/s²");
+  read_bodies(top.need("bodies", "a map from body names to bodies"), model);
+  if (auto c = top.find("markers")) read_markers(*c, model);
+  if (auto c = top.find("joints")) read_joints(*c, model);
+  if (auto c = top.find("drivers")) read_drivers(*c, model);
+  if (auto c = top.find("forces")) read_forces(*c, model);
+  if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
+  if (auto c = top.find("output")) out.run.output = read_output(*c);
+}
+
+}  // namespace
+}  // namespace model_file
+
+LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name) {
+  using model_file::Source;
+  Source source(display_name);
+  LoadedModel out;
+  out.path = display_name;
+  try {
+    const YAML::Node doc = model_file::parse_document(yaml_text, source);
+    model_file::read_model(doc, source, out);
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const YAML::Exception& e) {
+    // A yaml-cpp failure while walking the tree (not expected: the accessors check types first).
+    source.fail(model_file::to_position(e.mark, {}), "cannot read the YAML document: " + e.msg);
+  }
+  out.warnings = source.warnings();
+  return out;
+}
+
+LoadedModel load_model_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ModelFileError(path, 0, 0, "cannot read the model file: it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ModelFileError(path, 0, 0,
+                         std::string("cannot open the model file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ModelFileError(path, 0, 0, "cannot read the model file");
+  return load_model_string(text.str(), path);
+}
+
+}  // namespace cs

@@ -1,0 +1,60 @@
+// Readers of the sections of a model file (private to src/io; format in docs/model-format.md).
+// Each takes the cursor of its section and adds what it reads to the Model through
+// model_builder.hpp, in the order bodies, markers, joints, drivers, forces, so that every name is
+// defined before it is referenced.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "clearsim/elements/joints/ideal_joint.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/math/time_function.hpp"
+#include "clearsim/model/model.hpp"
+#include "clearsim/solvers/settings.hpp"
+#include "yaml_access.hpp"
+
+namespace cs::model_file {
+
+// model_reader_bodies.cpp
+void read_bodies(const Cursor& section, Model& model);
+void read_markers(const Cursor& section, Model& model);
+
+// model_reader_joints.cpp
+void read_joints(const Cursor& section, Model& model);
+void read_drivers(const Cursor& section, Model& model);
+
+// model_reader_forces.cpp
+void read_forces(const Cursor& section, Model& model);
+// A <function> of time: a number (constant) or a map {type: ..., ...}; `unit` is its value's.
+TimeFunction read_time_function(const Cursor& c, const std::string& unit);
+
+// model_reader_settings.cpp
+SolverSettings read_solver(const Cursor& section);
+OutputSettings read_output(const Cursor& section);
+
+// References by name (model_reader_joints.cpp): the index of a body ("ground" gives kGround) and
+// an ideal joint; both fail with the known names when the name is not one.
+int read_body_ref(const Cursor& c, const Model& model);
+const joints::IdealJoint& read_joint_ref(const Cursor& c, const Model& model);
+
+// The entries of a section that maps names to items (bodies, joints, ...); an empty section
+// (`joints:` with nothing after it) has none. `what` names one item ("body").
+std::vector<Entry> named_items(const Cursor& section, const std::string& what);
+
+// Runs a model-builder call; any error it throws (cs::ModelError, std::invalid_argument from an
+// element constructor, ...) becomes a ModelFileError at `at` with the builder's message.
+template <class F>
+decltype(auto) build_at(const Source& source, Position at, F&& call) {
+  try {
+    return std::forward<F>(call)();
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const std::exception& e) {
+    source.fail(at, e.what());
+  }
+}
+
+}  // namespace cs::model_file

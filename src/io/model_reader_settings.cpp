@@ -1,0 +1,141 @@
+// The `solver` and `output` sections (RunSettings). Keys that the chosen analysis or integrator
+// does not use are accepted with a warning, so switching integrator needs no other edit.
+#include "model_reader_sections.hpp"
+
+namespace cs::model_file {
+
+namespace {
+
+// clang-format off
+const std::vector<std::string> kSolverKeys = {
+    "analysis", "integrator", "rho_inf", "beta", "gamma", "step", "end", "adaptive", "rtol",
+    "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
+    "linear_solver", "kinematic_steps"};
+// clang-format on
+
+const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "progress"};
+
+void warn_unused(const MapView& m, const std::vector<std::string>& keys, const std::string& why) {
+  for (const std::string& key : keys)
+    if (auto c = m.find(key)) c->warn_at_key("solver." + key + " is ignored: " + why);
+}
+
+// Integrator and step-size keys.
+void read_integration(const MapView& m, SolverSettings& s) {
+  if (auto c = m.find("integrator"))
+    s.integrator = read_choice(*c, std::vector<std::pair<std::string, IntegratorKind>>{
+                                       {"generalized_alpha", IntegratorKind::kGeneralizedAlpha},
+                                       {"newmark", IntegratorKind::kNewmark},
+                                       {"hht", IntegratorKind::kHht},
+                                       {"trapezoidal", IntegratorKind::kTrapezoidal}});
+  if (auto c = m.find("rho_inf")) {
+    s.rho_inf = read_number(*c, "");
+    if (!(s.rho_inf >= 0.0 && s.rho_inf <= 1.0)) c->expected("a number in [0, 1]");
+    if (s.integrator == IntegratorKind::kHht && s.rho_inf < 0.5)
+      c->expected("a number in [0.5, 1] for the hht integrator");
+  }
+  if (auto c = m.find("beta")) s.newmark_beta = read_positive(*c, "");
+  if (auto c = m.find("gamma")) s.newmark_gamma = read_positive(*c, "");
+  if (s.integrator == IntegratorKind::kNewmark &&
+      (s.newmark_gamma < 0.5 || 2.0 * s.newmark_beta < s.newmark_gamma)) {
+    const Position at = m.find("beta").value_or(m.find("gamma").value_or(m.cursor())).key_pos();
+    m.cursor().source().warn(at, "solver: Newmark with beta = " + format_number(s.newmark_beta) +
+                                     ", gamma = " + format_number(s.newmark_gamma) +
+                                     " is not unconditionally stable (needs 2 beta >= gamma >= "
+                                     "1/2)");
+  }
+}
+
+// Step, end time and adaptive step control.
+void read_steps(const MapView& m, SolverSettings& s) {
+  if (auto c = m.find("step")) s.step = read_positive(*c, "s");
+  if (auto c = m.find("end")) s.end = read_positive(*c, "s");
+  if (s.end < s.step) {
+    if (auto c = m.find("end"))
+      c->expected("a final time >= step (" + format_number(s.step) + " s)");
+    m.need("step", "").expected("a step <= end (" + format_number(s.end) + " s, the default)");
+  }
+  if (auto c = m.find("adaptive")) s.adaptive = read_bool(*c);
+  if (auto c = m.find("rtol")) s.rtol = read_positive(*c, "");
+  if (auto c = m.find("atol")) s.atol = read_positive(*c, "m, rad");
+  if (auto c = m.find("min_step")) {
+    s.min_step = read_positive(*c, "s");
+    if (s.adaptive && s.min_step > s.step)
+      c->expected("a positive number <= step (" + format_number(s.step) + " s)");
+  }
+  if (auto c = m.find("max_step")) {
+    s.max_step = read_non_negative(*c, "s");
+    if (s.adaptive && s.max_step > 0.0 && s.max_step < s.step)
+      c->expected("0 (no limit) or a number >= step (" + format_number(s.step) + " s)");
+  }
+}
+
+// Warns about keys that the chosen analysis and integrator do not read.
+void warn_ignored(const MapView& m, const SolverSettings& s) {
+  if (s.analysis != Analysis::kKinematic)
+    warn_unused(m, {"kinematic_steps"}, "it is used by the kinematic analysis only");
+  if (s.analysis != Analysis::kDynamic) {
+    warn_unused(m,
+                {"integrator", "rho_inf", "beta", "gamma", "adaptive", "rtol", "atol", "min_step",
+                 "max_step"},
+                "a " + std::string(s.analysis == Analysis::kStatic ? "static" : "kinematic") +
+                    " analysis does not integrate the equations of motion");
+    return;
+  }
+  if (s.integrator != IntegratorKind::kNewmark)
+    warn_unused(m, {"beta", "gamma"}, "beta and gamma are used by the newmark integrator only");
+  if (s.integrator == IntegratorKind::kNewmark || s.integrator == IntegratorKind::kTrapezoidal)
+    warn_unused(m, {"rho_inf"}, "the newmark and trapezoidal integrators do not use rho_inf");
+  if (!s.adaptive)
+    warn_unused(m, {"rtol", "atol", "min_step", "max_step"},
+                "step-size control is off (adaptive: false)");
+}
+
+}  // namespace
+
+SolverSettings read_solver(const Cursor& section) {
+  SolverSettings s;
+  if (section.is_null()) return s;
+  const MapView m(section, "a map of solver settings (" + join(kSolverKeys) + ")");
+  m.allow_only("in section 'solver'", kSolverKeys);
+  if (auto c = m.find("analysis"))
+    s.analysis = read_choice(
+        *c, std::vector<std::pair<std::string, Analysis>>{{"dynamic", Analysis::kDynamic},
+                                                          {"kinematic", Analysis::kKinematic},
+                                                          {"static", Analysis::kStatic}});
+  read_integration(m, s);
+  read_steps(m, s);
+  if (auto c = m.find("newton_tol")) s.newton_tol = read_positive(*c, "");
+  if (auto c = m.find("max_newton_iterations")) s.max_newton_iterations = read_integer(*c, 1);
+  if (auto c = m.find("newton"))
+    s.newton =
+        read_choice(*c, std::vector<std::pair<std::string, NewtonMode>>{
+                            {"full", NewtonMode::kFull}, {"modified", NewtonMode::kModified}});
+  if (auto c = m.find("linear_solver"))
+    s.linear_solver = read_choice(*c, std::vector<std::pair<std::string, LinearSolverKind>>{
+                                          {"auto", LinearSolverKind::kAuto},
+                                          {"dense", LinearSolverKind::kDense},
+                                          {"sparse", LinearSolverKind::kSparse}});
+  if (auto c = m.find("kinematic_steps")) s.kinematic_steps = read_integer(*c, 0);
+  warn_ignored(m, s);
+  return s;
+}
+
+OutputSettings read_output(const Cursor& section) {
+  OutputSettings o;
+  if (section.is_null()) return o;
+  const MapView m(section, "a map of output settings (" + join(kOutputKeys) + ")");
+  m.allow_only("in section 'output'", kOutputKeys);
+  if (auto c = m.find("every")) o.every = read_integer(*c, 1);
+  if (auto c = m.find("channels")) {
+    for (const Cursor& item : c->items("a list of channel names")) {
+      o.channels.push_back(read_text(item, "channel name"));
+      o.channel_positions.emplace_back(item.pos().line, item.pos().column);
+    }
+  }
+  if (auto c = m.find("file")) o.file = read_text(*c, "a file name");
+  if (auto c = m.find("progress")) o.progress = read_bool(*c);
+  return o;
+}
+
+}  // namespace cs::model_file

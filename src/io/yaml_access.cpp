@@ -1,0 +1,318 @@
+#include "yaml_access.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "clearsim/io/model_reader.hpp"
+
+namespace cs::model_file {
+
+namespace {
+
+constexpr std::size_t kMaxShownChars = 40;
+
+// "in bodies.crank", "at the top level".
+std::string where_is(const std::string& path) {
+  return path.empty() ? std::string("at the top level") : "in " + path;
+}
+
+std::string prefix(const std::string& path) { return path.empty() ? "" : path + ": "; }
+
+// A scalar written in quotes (yaml-cpp tags those "!"): a string, never a number.
+bool is_quoted(const YAML::Node& n) { return n.Tag() == "!"; }
+
+std::string shorten(const std::string& s) {
+  std::string out = s.substr(0, s.find('\n'));
+  if (out.size() > kMaxShownChars || out.size() < s.size())
+    out = out.substr(0, std::min(out.size(), kMaxShownChars)) + "...";
+  return out;
+}
+
+std::optional<double> parse_double(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+') return {};
+  double x = 0.0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x)) return {};
+  return x;
+}
+
+std::optional<long long> parse_integer(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+') return {};
+  long long x = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (ec != std::errc() || end != s.data() + s.size()) return {};
+  return x;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+Position to_position(const YAML::Mark& mark, Position fallback) {
+  if (mark.line < 0 || mark.column < 0) return fallback;
+  return {mark.line + 1, mark.column + 1};
+}
+
+void Source::fail(Position at, const std::string& message) const {
+  throw ModelFileError(name_, at.line, at.column, message);
+}
+
+void Source::warn(Position at, const std::string& message) {
+  warnings_.push_back(name_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                      ": warning: " + message);
+}
+
+void Cursor::expected(const std::string& what) const {
+  fail(prefix(path_) + "expected " + what + ", found " + describe(node_));
+}
+
+std::vector<Cursor> Cursor::items(const std::string& expected_what) const {
+  if (is_null() || !node_.IsSequence()) expected(expected_what);
+  std::vector<Cursor> out;
+  std::size_t k = 0;
+  for (const YAML::Node& item : node_) {
+    const Position p = to_position(item.Mark(), pos_);
+    out.emplace_back(*source_, item, path_ + "[" + std::to_string(k++) + "]", p, p);
+  }
+  return out;
+}
+
+std::vector<Cursor> Cursor::items(const std::string& expected_what, std::size_t count) const {
+  if (is_null() || !node_.IsSequence() || node_.size() != count) expected(expected_what);
+  return items(expected_what);
+}
+
+MapView::MapView(const Cursor& map, const std::string& expected) : map_(map) {
+  if (map.is_null() || !map.node().IsMap()) map.expected(expected);
+  for (auto it = map.node().begin(); it != map.node().end(); ++it) {
+    const YAML::Node key = it->first;
+    const Position key_pos = to_position(key.Mark(), map.pos());
+    if (!key.IsDefined() || !key.IsScalar() || key.Scalar().empty()) {
+      map.source().fail(key_pos,
+                        prefix(map.path()) + "expected a key name, found " + describe(key));
+    }
+    const std::string name = key.Scalar();
+    if (const auto seen = index_.find(name); seen != index_.end()) {
+      const Position first = entries_[seen->second].value.key_pos();
+      map.source().fail(key_pos, "duplicate key '" + name + "' " + where_is(map.path()) +
+                                     " (first given at line " + std::to_string(first.line) +
+                                     ", column " + std::to_string(first.column) + ")");
+    }
+    index_.emplace(name, entries_.size());
+    const YAML::Node value = it->second;
+    const bool empty = !value.IsDefined() || value.IsNull();
+    const Position value_pos = empty ? key_pos : to_position(value.Mark(), key_pos);
+    const std::string path = map.path().empty() ? name : map.path() + "." + name;
+    entries_.push_back({name, Cursor(map.source(), value, path, value_pos, key_pos)});
+  }
+}
+
+void MapView::allow_only(const std::string& where, const std::vector<std::string>& allowed) const {
+  for (const Entry& e : entries_) {
+    if (std::find(allowed.begin(), allowed.end(), e.key) != allowed.end()) continue;
+    e.value.fail_at_key("unknown key '" + shorten(e.key) + "' " + where +
+                        " (allowed: " + join(allowed) + ")" + did_you_mean(e.key, allowed));
+  }
+}
+
+std::optional<Cursor> MapView::find(std::string_view key) const {
+  const auto it = index_.find(std::string(key));
+  if (it == index_.end()) return std::nullopt;
+  return entries_[it->second].value;
+}
+
+Cursor MapView::need(std::string_view key, const std::string& expected) const {
+  if (auto c = find(key)) return *c;
+  if (map_.path().empty())
+    map_.fail_at_key("missing required section '" + std::string(key) + "' (" + expected + ")");
+  map_.fail_at_key(map_.path() + ": missing required key '" + std::string(key) + "' (" + expected +
+                   ")");
+}
+
+std::string describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing (an empty value)";
+  if (node.IsScalar()) {
+    if (is_quoted(node)) return "the string \"" + shorten(node.Scalar()) + "\"";
+    return "'" + shorten(node.Scalar()) + "'";
+  }
+  if (node.IsSequence()) {
+    const std::size_t n = node.size();
+    std::string out = "a list of " + std::to_string(n) + (n == 1 ? " item" : " items");
+    std::string flow;
+    for (const YAML::Node& item : node) {
+      if (!item.IsScalar()) return out;
+      flow += (flow.empty() ? "" : ", ") + item.Scalar();
+    }
+    if (!flow.empty() && flow.size() <= kMaxShownChars) out += " [" + flow + "]";
+    return out;
+  }
+  if (node.IsMap()) {
+    std::vector<std::string> keys;
+    for (auto it = node.begin(); it != node.end(); ++it)
+      keys.push_back(it->first.IsScalar() ? it->first.Scalar() : std::string("?"));
+    if (keys.empty()) return "an empty map";
+    return "a map (keys: " + shorten(join(keys)) + ")";
+  }
+  return "an unreadable value";
+}
+
+std::string with_unit(const std::string& what, const std::string& unit) {
+  return unit.empty() ? what : what + " [" + unit + "]";
+}
+
+std::optional<double> number_of(const YAML::Node& n) {
+  if (!n.IsDefined() || !n.IsScalar() || is_quoted(n)) return {};
+  return parse_double(n.Scalar());
+}
+
+double read_number(const Cursor& c, const std::string& unit) {
+  const auto x = number_of(c.node());
+  if (!x) c.expected(with_unit("a number", unit));
+  return *x;
+}
+
+double read_positive(const Cursor& c, const std::string& unit) {
+  const auto x = number_of(c.node());
+  if (!x || !(*x > 0.0)) c.expected(with_unit("a positive number", unit));
+  return *x;
+}
+
+double read_non_negative(const Cursor& c, const std::string& unit) {
+  const auto x = number_of(c.node());
+  if (!x || !(*x >= 0.0)) c.expected(with_unit("a non-negative number", unit));
+  return *x;
+}
+
+int read_integer(const Cursor& c, int min_value) {
+  const std::string what = min_value == 1   ? "a positive integer"
+                           : min_value == 0 ? "a non-negative integer"
+                                            : "an integer >= " + std::to_string(min_value);
+  const YAML::Node& n = c.node();
+  if (!n.IsDefined() || !n.IsScalar() || is_quoted(n)) c.expected(what);
+  const auto x = parse_integer(n.Scalar());
+  if (!x || *x < min_value || *x > 2147483647LL) c.expected(what);
+  return static_cast<int>(*x);
+}
+
+bool read_bool(const Cursor& c) {
+  const YAML::Node& n = c.node();
+  if (n.IsDefined() && n.IsScalar() && !is_quoted(n)) {
+    if (n.Scalar() == "true" || n.Scalar() == "True" || n.Scalar() == "TRUE") return true;
+    if (n.Scalar() == "false" || n.Scalar() == "False" || n.Scalar() == "FALSE") return false;
+  }
+  c.expected("true or false");
+}
+
+std::string read_text(const Cursor& c, const std::string& what) {
+  const YAML::Node& n = c.node();
+  if (!n.IsDefined() || !n.IsScalar() || n.Scalar().empty()) c.expected(what);
+  return n.Scalar();
+}
+
+Vec3 read_vec3(const Cursor& c, const std::string& unit) {
+  const std::vector<Cursor> items = c.items(with_unit("a list of 3 numbers", unit), 3);
+  Vec3 v;
+  for (int k = 0; k < 3; ++k) v[k] = read_number(items[k], unit);
+  return v;
+}
+
+Vec3 read_direction(const Cursor& c) {
+  const Vec3 v = read_vec3(c, "");
+  if (!(v.norm() > 1e-12)) c.expected("a non-zero direction vector");
+  return v;
+}
+
+Mat3 read_mat3(const Cursor& c, const std::string& unit) {
+  const std::string what = with_unit("a 3x3 matrix (a list of 3 rows of 3 numbers)", unit);
+  const std::vector<Cursor> rows = c.items(what, 3);
+  Mat3 m;
+  for (int r = 0; r < 3; ++r) {
+    if (rows[r].is_null() || !rows[r].node().IsSequence() || rows[r].node().size() != 3)
+      rows[r].expected(with_unit("a row of 3 numbers", unit));
+    m.row(r) = read_vec3(rows[r], unit).transpose();
+  }
+  return m;
+}
+
+std::vector<double> read_numbers(const Cursor& c, const std::string& unit, std::size_t min_count) {
+  std::string what = "a list of numbers";
+  if (min_count == 1) what = "a non-empty list of numbers";
+  if (min_count > 1) what = "a list of at least " + std::to_string(min_count) + " numbers";
+  const std::vector<Cursor> items = c.items(with_unit(what, unit));
+  if (items.size() < min_count) c.expected(with_unit(what, unit));
+  std::vector<double> out;
+  for (const Cursor& item : items) out.push_back(read_number(item, unit));
+  return out;
+}
+
+std::vector<std::string> read_texts(const Cursor& c, const std::string& what) {
+  std::vector<std::string> out;
+  for (const Cursor& item : c.items("a list of " + what + "s"))
+    out.push_back(read_text(item, what));
+  return out;
+}
+
+std::size_t read_choice_index(const Cursor& c, const std::vector<std::string>& names) {
+  const YAML::Node& n = c.node();
+  if (n.IsDefined() && n.IsScalar()) {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (n.Scalar() == names[k]) return k;
+    c.fail(prefix(c.path()) + "expected one of " + join(names) + ", found " + describe(n) +
+           did_you_mean(n.Scalar(), names));
+  }
+  c.expected("one of " + join(names));
+}
+
+std::string join(const std::vector<std::string>& words, std::string_view separator) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out += separator;
+    out += w;
+  }
+  return out;
+}
+
+std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+  // A typo changes at most about a third of a word (and at least 2 edits are allowed), and a
+  // suggestion must keep some of the word.
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, (word.size() + 2) / 3) + 1;
+  for (const std::string& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance && d < std::min(word.size(), c.size())) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string best = closest(word, candidates);
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+std::string format_number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.6g", x);
+  return buffer;
+}
+
+}  // namespace cs::model_file
