@@ -1,6 +1,7 @@
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 
 #include <algorithm>
+#include <Eigen/LU>
 #include <cmath>
 #include <sstream>
 
@@ -184,6 +185,13 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
   }
   rep.velocity_iterations = it + 1;
   x.Lambda = Lambda;
+  if (sys_.has_friction()) {
+    // The frictionless jump is the starting point of the frictional Newton iteration.
+    State smooth = x;
+    smooth.v = v_smooth;
+    if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
+    Lambda = x.Lambda;
+  }
   // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted.
   sys_.gaps(kin_, x.t, &g_, MatrixSink());
   for (int j = 0; j < p; ++j) {
@@ -197,6 +205,90 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
     }
   }
   return true;
+}
+
+bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
+                                   const std::vector<char>& candidate, const VecX& gdot_pre,
+                                   NonsmoothReport& rep) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const VecX& e = sys_.restitution();
+  const VecX& mu = sys_.friction();
+  sys_.gather(x, kin_);
+  MatX M = MatX::Zero(n, n), T = MatX::Zero(2 * p, n);
+  sys_.mass(MatrixSink(&M));
+  sys_.tangential(kin_, x.t, MatrixSink(&T));
+  const MatX& B = B_;
+  const MatX& G = G_;
+  const VecX& vs = x_smooth.v;
+  // Unknowns y = [W; μ; Λ_N; Λ_T], started from the frictionless solution.
+  const int N = n + m + 3 * p;
+  VecX y = VecX::Zero(N), R(N);
+  y.head(n) = x.v - vs;
+  y.segment(n + m, p) = x.Lambda;
+  // μ of the frictionless solve is not kept; one Newton step recovers it (linear rows).
+  MatX J(N, N);
+  const double vscale = 1.0 + vs.lpNorm<Eigen::Infinity>();
+  for (int it = 0; it < 4 * max_iterations_; ++it) {
+    const VecX v = vs + y.head(n);
+    const VecX LN = y.segment(n + m, p), LT = y.tail(2 * p);
+    J.setZero();
+    R.head(n) = M * y.head(n) + B.transpose() * y.segment(n, m) - G.transpose() * LN -
+                T.transpose() * LT;
+    J.block(0, 0, n, n) = M;
+    J.block(0, n, n, m) = B.transpose();
+    J.block(0, n + m, n, p) = -G.transpose();
+    J.block(0, n + m + p, n, 2 * p) = -T.transpose();
+    R.segment(n, m) = B * v + phi_t_;
+    J.block(n, 0, m, n) = B;
+    const VecX gdot = G * v;
+    const VecX vT = T * v;
+    for (int j = 0; j < p; ++j) {
+      const int rn = n + m + j, rt = n + m + p + 2 * j;
+      const double r = r_eff_(j);
+      const double law = gdot(j) + e(j) * gdot_pre(j);
+      if (candidate[j] && LN(j) - r * law >= 0.0) {
+        R(rn) = r * law;
+        J.block(rn, 0, 1, n) = r * G.row(j);
+      } else {
+        R(rn) = LN(j);
+        J(rn, rn) = 1.0;
+      }
+      const Eigen::Vector2d lt = LT.segment<2>(2 * j);
+      if (!candidate[j] || mu(j) <= 0.0) {
+        R.segment<2>(rt) = lt;
+        J.block<2, 2>(rt, rt).setIdentity();
+        continue;
+      }
+      const Eigen::Vector2d z = lt - r * vT.segment<2>(2 * j);
+      const double radius = mu(j) * std::max(LN(j), 0.0);
+      const double zn = z.norm();
+      if (zn <= radius) {  // stick: v_T = 0
+        R.segment<2>(rt) = r * vT.segment<2>(2 * j);
+        J.block(rt, 0, 2, n) = r * T.middleRows(2 * j, 2);
+      } else {  // slip: Λ_T = μΛ_N τ
+        const Eigen::Vector2d tau = z / zn;
+        const Eigen::Matrix2d P = (Eigen::Matrix2d::Identity() - tau * tau.transpose()) / zn;
+        R.segment<2>(rt) = lt - radius * tau;
+        J.block<2, 2>(rt, rt) = Eigen::Matrix2d::Identity() - radius * P;
+        J.block(rt, 0, 2, n) = radius * P * r * T.middleRows(2 * j, 2);
+        if (LN(j) > 0.0) J.block<2, 1>(rt, n + m + j) = -mu(j) * tau;
+      }
+    }
+    Eigen::PartialPivLU<MatX> lu(J);
+    const VecX dy = lu.solve(-R);
+    if (!dy.allFinite()) break;
+    y += dy;
+    if (dy.head(n).lpNorm<Eigen::Infinity>() <= 1e-13 * vscale &&
+        dy.tail(3 * p).lpNorm<Eigen::Infinity>() <= 1e-13 * (1.0 + y.tail(3 * p).lpNorm<Eigen::Infinity>())) {
+      x.v = vs + y.head(n);
+      x.Lambda = y.segment(n + m, p);
+      rep.velocity_iterations += it + 1;
+      return true;
+    }
+  }
+  rep.ok = false;
+  rep.message = "frictional velocity jump did not converge at t = " + std::to_string(x.t);
+  return false;
 }
 
 }  // namespace cs

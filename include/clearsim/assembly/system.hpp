@@ -61,8 +61,12 @@ class System {
   int num_gaps() const { return num_gaps_; }
   // Gaps g_N and their gradients G = ∂g_N/∂q (one row per gap).
   void gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, MatrixSink G) const;
-  // Newton restitution coefficient of each gap.
+  // Newton restitution coefficient and Coulomb friction coefficient of each gap.
   const VecX& restitution() const { return restitution_; }
+  const VecX& friction() const { return friction_; }
+  bool has_friction() const { return friction_.size() > 0 && friction_.maxCoeff() > 0.0; }
+  // Tangential velocity rows (2 per gap) of the gaps with friction.
+  void tangential(const std::vector<BodyKinematics>& kin, double t, MatrixSink T) const;
   // "spherical_clearance 'rod_slider': gap"
   std::string describe_gap(int k) const;
   // First global gap index of element e (its gaps are consecutive).
@@ -89,6 +93,7 @@ class System {
   std::vector<int> gap_elements_;         // elements with unilateral gaps
   std::vector<int> gap_offset_;           // per element: first global gap index
   VecX restitution_;                      // per gap
+  VecX friction_;                         // per gap
   int num_gaps_ = 0;
   int num_rows_ = 0;
 };

@@ -58,10 +58,14 @@ struct GapBlock {
   int p = 0;
   Eigen::Matrix<double, kMaxGaps, 1> g;    // gap g_N [m], > 0 when open, 0 at contact
   Eigen::Matrix<double, kMaxGaps, 12> G;   // ∂g_N/∂q_loc (its transpose maps Λ_N to forces)
+  // Tangential relative velocity at contact k along two unit directions ⟂ the normal:
+  // v_T = T.middleRows<2>(2k) v_loc (filled by elements whose friction coefficient is > 0).
+  Eigen::Matrix<double, 2 * kMaxGaps, 12> T;
   void reset(int count) {
     p = count;
     g.setZero();
     G.setZero();
+    T.setZero();
   }
 };
 
@@ -105,6 +109,8 @@ class Element {
   // Newton restitution coefficient e_N ∈ [0, 1] of gap k.
   virtual double restitution(int /*k*/) const { return 0.0; }
   virtual std::string gap_name(int k) const { return "gap " + std::to_string(k); }
+  // Coulomb friction coefficient μ ≥ 0 of gap k (0: frictionless, T rows unused).
+  virtual double friction(int /*k*/) const { return 0.0; }
 
   // --- smooth forces ------------------------------------------------------------------------
   virtual bool has_force() const { return false; }

@@ -38,6 +38,10 @@ class NonsmoothCorrection {
  private:
   bool positions(State& x, NonsmoothReport& rep);
   bool velocities(const State& prev, State& x, const VecX& g_tilde, NonsmoothReport& rep);
+  // Velocity jump with Coulomb friction at the closed contacts (Galvez et al. 2020; reference.md
+  // §4.5): Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0, by semismooth Newton on all unknowns.
+  bool friction(const State& x_smooth, State& x, const std::vector<char>& candidate,
+                const VecX& gdot_pre, NonsmoothReport& rep);
   // [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] with identity rows for inactive gaps, at configuration kin.
   void assemble(const std::vector<BodyKinematics>& kin, double t, const std::vector<char>& active);
 

@@ -11,12 +11,13 @@ using joints::point_coincidence;
 
 // ---------------------------------------------------------------------------------------------
 SpherePlane::SpherePlane(std::string name, Marker plane, Marker ball_centre, double radius,
-                         double e_n)
+                         double e_n, double mu)
     : Element(std::move(name), plane.body, ball_centre.body),
       plane_(plane),
       ball_(ball_centre),
       radius_(radius),
-      e_n_(e_n) {}
+      e_n_(e_n),
+      mu_(mu) {}
 
 void SpherePlane::gaps(const ElementInput& in, GapBlock& out) const {
   out.reset(1);
@@ -24,6 +25,11 @@ void SpherePlane::gaps(const ElementInput& in, GapBlock& out) const {
   const auto s = dot2(*in.i, plane_.R_BM.col(2), plane_.p_B, *in.j, ball_.p_B);
   out.g(0) = s.phi - radius_;
   out.G.row(0) = s.B;
+  if (mu_ > 0.0) {
+    const Vec3 n = in.i->R_WB * plane_.R_BM.col(2);
+    const Vec3 c = in.j->x_W + in.j->R_WB * ball_.p_B;
+    out.T.topRows<2>() = joints::tangential_jacobian(*in.i, *in.j, c - radius_ * n, n);
+  }
 }
 
 double SpherePlane::channel_value(int, const ElementInput& in, const double*) const {
@@ -34,13 +40,16 @@ double SpherePlane::channel_value(int, const ElementInput& in, const double*) co
 
 // ---------------------------------------------------------------------------------------------
 SphericalClearance::SphericalClearance(std::string name, Marker housing, Marker ball,
-                                       double clearance, double asperity, double e_n)
+                                       double clearance, double asperity, double e_n, double mu,
+                                       double ball_radius)
     : Element(std::move(name), housing.body, ball.body),
       housing_(housing),
       ball_(ball),
       c_(clearance),
       e0_(asperity),
-      e_n_(e_n) {}
+      e_n_(e_n),
+      mu_(mu),
+      r_ball_(ball_radius) {}
 
 void SphericalClearance::gaps(const ElementInput& in, GapBlock& out) const {
   out.reset(1);
@@ -49,7 +58,14 @@ void SphericalClearance::gaps(const ElementInput& in, GapBlock& out) const {
   out.g(0) = c_ - e0_ - e;
   // ∂g/∂q = −nᵀ ∂t/∂q. At a centred ball (e → 0) the normal is undefined, but the gap is
   // c − e0 > 0 there (checked by the builder), so no contact can need it: G = 0.
-  if (e > 1e-12 * c_) out.G.row(0) = -(p.phi / e).transpose() * p.B;
+  if (e > 1e-12 * c_) {
+    const Vec3 n = p.phi / e;
+    out.G.row(0) = -n.transpose() * p.B;
+    if (mu_ > 0.0) {
+      const Vec3 x_B = in.j->x_W + in.j->R_WB * ball_.p_B;
+      out.T.topRows<2>() = joints::tangential_jacobian(*in.i, *in.j, x_B + r_ball_ * n, n);
+    }
+  }
 }
 
 std::vector<std::string> SphericalClearance::channel_names() const {
@@ -69,7 +85,8 @@ double SphericalClearance::channel_value(int k, const ElementInput& in, const do
 // ---------------------------------------------------------------------------------------------
 RevoluteClearance::RevoluteClearance(std::string name, Marker bearing, Marker pin,
                                      double clearance, double half_length, double e_n,
-                                     Axial axial, double axial_clearance)
+                                     Axial axial, double axial_clearance, double mu,
+                                     double pin_radius)
     : Element(std::move(name), bearing.body, pin.body),
       bearing_(bearing),
       pin_(pin),
@@ -77,7 +94,9 @@ RevoluteClearance::RevoluteClearance(std::string name, Marker bearing, Marker pi
       d_(half_length),
       e_n_(e_n),
       axial_(axial),
-      c_ax_(axial_clearance) {}
+      c_ax_(axial_clearance),
+      mu_(mu),
+      r_pin_(pin_radius) {}
 
 int RevoluteClearance::num_gaps() const {
   return radial_gaps() + (axial_ == Axial::kClearance ? 2 : 0);
@@ -106,6 +125,10 @@ void RevoluteClearance::gaps(const ElementInput& in, GapBlock& out) const {
       // δg = −e_t·δx_AC + (u″·x_AC) e_t·δu″ (reference.md §2.2).
       out.G.row(a) = -et.transpose() * p.B;
       out.G.block<1, 3>(a, 3) += along * u_bar.cross(in.i->R_WB.transpose() * et).transpose();
+      if (mu_ > 0.0) {
+        const Vec3 C = in.j->x_W + in.j->R_WB * s_j;
+        out.T.middleRows<2>(2 * a) = joints::tangential_jacobian(*in.i, *in.j, C + r_pin_ * et, et);
+      }
     }
   }
   if (axial_ == Axial::kClearance) {

@@ -20,28 +20,33 @@ namespace cs::contact {
 
 class SpherePlane final : public Element {
  public:
-  SpherePlane(std::string name, Marker plane, Marker ball_centre, double radius, double e_n);
+  // Radius 0 is a particle (point contact at the marker, no friction moment).
+  SpherePlane(std::string name, Marker plane, Marker ball_centre, double radius, double e_n,
+              double mu = 0.0);
   std::string kind() const override { return "sphere_plane"; }
   int num_gaps() const override { return 1; }
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
+  double friction(int) const override { return mu_; }
   std::vector<std::string> channel_names() const override { return {"gap"}; }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:
   Marker plane_, ball_;
-  double radius_, e_n_;
+  double radius_, e_n_, mu_;
 };
 
 class SphericalClearance final : public Element {
  public:
-  // clearance c = R − r > 0 [m]; asperity e0 ∈ [0, c) [m]; restitution e_N ∈ [0, 1].
+  // clearance c = R − r > 0 [m]; asperity e0 ∈ [0, c) [m]; restitution e_N ∈ [0, 1];
+  // Coulomb μ ≥ 0 and the ball radius r [m] (where friction acts, for its moment).
   SphericalClearance(std::string name, Marker housing, Marker ball, double clearance,
-                     double asperity, double e_n);
+                     double asperity, double e_n, double mu = 0.0, double ball_radius = 0.0);
   std::string kind() const override { return "spherical_clearance"; }
   int num_gaps() const override { return 1; }
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
+  double friction(int) const override { return mu_; }
   // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
   // centre relative to the housing centre in the housing (marker) frame [m].
   std::vector<std::string> channel_names() const override;
@@ -50,7 +55,7 @@ class SphericalClearance final : public Element {
 
  private:
   Marker housing_, ball_;
-  double c_, e0_, e_n_;
+  double c_, e0_, e_n_, mu_, r_ball_;
 };
 
 class RevoluteClearance final : public Element {
@@ -59,12 +64,15 @@ class RevoluteClearance final : public Element {
   // bearing: marker on body i, origin on the bearing axis, z = bearing axis u.
   // pin: marker on body j, origin at the pin mid-point, z = pin axis v (may differ from u:
   // initial misalignment). half_length d = L_pin/2 ≥ 0 (0: planar, one contact point).
+  // Coulomb μ ≥ 0 acts at the radial contacts, at the pin surface (pin radius r [m]).
   RevoluteClearance(std::string name, Marker bearing, Marker pin, double clearance,
-                    double half_length, double e_n, Axial axial, double axial_clearance);
+                    double half_length, double e_n, Axial axial, double axial_clearance,
+                    double mu = 0.0, double pin_radius = 0.0);
   std::string kind() const override { return "revolute_clearance"; }
   int num_gaps() const override;
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
+  double friction(int k) const override { return k < radial_gaps() ? mu_ : 0.0; }
   std::string gap_name(int k) const override;
   int num_constraints() const override { return axial_ == Axial::kIdeal ? 1 : 0; }
   void constraint(const ElementInput& in, ConstraintBlock& out) const override;
@@ -82,7 +90,7 @@ class RevoluteClearance final : public Element {
   Marker bearing_, pin_;
   double c_, d_, e_n_;
   Axial axial_;
-  double c_ax_;
+  double c_ax_, mu_, r_pin_;
 };
 
 }  // namespace cs::contact
