@@ -25,6 +25,21 @@ System::System(const Model& model) : model_(&model) {
     if (rows_[e].count > 0) constraint_elements_.push_back(static_cast<int>(e));
     if (el.has_force()) force_elements_.push_back(static_cast<int>(e));
   }
+  gap_offset_.assign(model.elements.size(), -1);
+  std::vector<double> e_n, mu;
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const Element& el = *model.elements[e];
+    if (el.num_gaps() == 0) continue;
+    gap_elements_.push_back(static_cast<int>(e));
+    gap_offset_[e] = num_gaps_;
+    for (int k = 0; k < el.num_gaps(); ++k) {
+      e_n.push_back(el.restitution(k));
+      mu.push_back(el.friction(k));
+    }
+    num_gaps_ += el.num_gaps();
+  }
+  restitution_ = Eigen::Map<VecX>(e_n.data(), static_cast<Eigen::Index>(e_n.size()));
+  friction_ = Eigen::Map<VecX>(mu.data(), static_cast<Eigen::Index>(mu.size()));
   layout();
 }
 
@@ -233,6 +248,46 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
   }
   layout();
   return messages;
+}
+
+void System::gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, MatrixSink G) const {
+  GapBlock gb;
+  for (int e : gap_elements_) {
+    const Element& el = *model_->elements[e];
+    el.gaps(input(e, t, kin), gb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    for (int k = 0; k < gb.p; ++k) {
+      const int row = gap_offset_[e] + k;
+      if (g) (*g)(row) = gb.g(k);
+      if (G.active()) {
+        if (ci >= 0) G.add_block(row, ci, gb.G.block<1, 6>(k, 0));
+        if (cj >= 0) G.add_block(row, cj, gb.G.block<1, 6>(k, 6));
+      }
+    }
+  }
+}
+
+void System::tangential(const std::vector<BodyKinematics>& kin, double t, MatrixSink T) const {
+  GapBlock gb;
+  for (int e : gap_elements_) {
+    const Element& el = *model_->elements[e];
+    el.gaps(input(e, t, kin), gb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    for (int k = 0; k < gb.p; ++k) {
+      const int row = 2 * (gap_offset_[e] + k);
+      if (ci >= 0) T.add_block(row, ci, gb.T.block<2, 6>(2 * k, 0));
+      if (cj >= 0) T.add_block(row, cj, gb.T.block<2, 6>(2 * k, 6));
+    }
+  }
+}
+
+std::string System::describe_gap(int k) const {
+  for (int e : gap_elements_) {
+    const Element& el = *model_->elements[e];
+    if (k >= gap_offset_[e] && k < gap_offset_[e] + el.num_gaps())
+      return el.kind() + " '" + el.name() + "': " + el.gap_name(k - gap_offset_[e]);
+  }
+  return "gap " + std::to_string(k);
 }
 
 bool System::has_removed_rows() const {

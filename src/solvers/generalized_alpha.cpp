@@ -6,6 +6,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/nonsmooth_correction.hpp"
 
 namespace cs {
 
@@ -21,7 +22,8 @@ AlphaParameters AlphaParameters::from_rho_inf(double r) {
 AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
   AlphaParameters p;
   switch (s.integrator) {
-    case IntegratorKind::kGeneralizedAlpha: return from_rho_inf(s.rho_inf);
+    case IntegratorKind::kGeneralizedAlpha:
+    case IntegratorKind::kNsga: return from_rho_inf(s.rho_inf);
     case IntegratorKind::kNewmark:
       p.beta = s.newmark_beta;
       p.gamma = s.newmark_gamma;
@@ -42,6 +44,13 @@ AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
 
 GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& settings)
     : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
+  // NSGA is the stabilized formulation with unilateral rows in its projections; unilateral
+  // contacts need it.
+  if (settings_.integrator == IntegratorKind::kNsga || sys.num_gaps() > 0)
+    settings_.formulation = ConstraintFormulation::kStabilized;
+  if (sys.num_gaps() > 0)
+    nonsmooth_ = std::make_unique<NonsmoothCorrection>(sys, settings_.newton_tol,
+                                                       settings_.max_newton_iterations);
   const int n = sys.num_dofs(), m = sys.num_constraints();
   ls_.resize(n + m, use_sparse(n + m, settings.linear_solver));
   f_.resize(n);
@@ -219,9 +228,9 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     if (m > 0) x.lambda += beta_p * rhs_.tail(m);
     res.iterations = it + 1;
   }
-  if (res.converged && stabilized() && m > 0) {
+  if (res.converged && stabilized() && (m > 0 || nonsmooth_)) {
     std::string why;
-    if (!project(x, why)) {
+    if (!project(s, x, why)) {
       res.converged = false;
       res.message = why;
     }
@@ -247,7 +256,12 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   return res;
 }
 
-bool GeneralizedAlpha::project(State& x, std::string& why) {
+bool GeneralizedAlpha::project(const State& prev, State& x, std::string& why) {
+  if (nonsmooth_) {
+    const NonsmoothReport r = nonsmooth_->correct(prev, x);
+    why = r.message;
+    return r.ok;
+  }
   // Position: q_{n+1} = q̃ ∘ exp(U) with M U + Bᵀν = 0, Φ(q_{n+1}) = 0 (mass-weighted closest
   // point; Gauss–Newton with B from the current iterate).
   const int n = sys_.num_dofs(), m = sys_.num_constraints();

@@ -20,6 +20,7 @@ State initial_state(const System& sys, double t0) {
   const Model& m = sys.model();
   State s;
   s.resize(m.num_bodies(), sys.num_constraints());
+  s.resize_gaps(sys.num_gaps());
   s.t = t0;
   for (int b = 0; b < m.num_bodies(); ++b) {
     const Body& body = m.bodies[b];

@@ -23,6 +23,27 @@ double constraint_violation(const System& sys, const State& s) {
   return phi.lpNorm<Eigen::Infinity>();
 }
 
+// Contact regime counters and the largest penetration after an accepted step.
+void count_contacts(const System& sys, const std::vector<ContactState>& before,
+                    const State& after, RunStats& st) {
+  const int p = sys.num_gaps();
+  if (p == 0) return;
+  for (int j = 0; j < p; ++j) {
+    switch (after.contact[j]) {
+      case ContactState::kOpen: ++st.open_steps; break;
+      case ContactState::kContact: ++st.contact_steps; break;
+      case ContactState::kImpact: ++st.impact_steps; break;
+    }
+    if (before[j] == ContactState::kOpen && after.contact[j] != ContactState::kOpen)
+      ++st.contact_onsets;
+  }
+  std::vector<BodyKinematics> kin;
+  sys.gather(after, kin);
+  VecX g(p);
+  sys.gaps(kin, after.t, &g, MatrixSink());
+  st.max_penetration = std::max(st.max_penetration, -g.minCoeff());
+}
+
 // False (with a message) if a row removed as redundant has become violated.
 bool removed_rows_hold(const System& sys, const State& s, double tol, RunStats& stats) {
   if (!sys.has_removed_rows()) return true;
@@ -74,12 +95,14 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Generaliz
   for (long k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     std::string why;
+    const std::vector<ContactState> before = s.contact;
     if (!advance(ga, s, target - s.t, 0, stats, why)) {
       stats.ok = false;
       stats.message = why;
       return;
     }
     ++stats.steps;
+    count_contacts(sys, before, s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     if (k % every == 0 || k == n) emit(sys, s, stats, obs);
@@ -112,6 +135,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     stats.last_iterations = r.iterations;
     stats.last_step = h;
     ++stats.steps;
+    count_contacts(sys, backup.contact, s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;

@@ -57,6 +57,21 @@ class System {
   // "joint 'name' (revolute): axis alignment x_i·z_j" for a global row.
   std::string describe_row(int global_row) const;
 
+  // --- unilateral contacts -------------------------------------------------------------
+  int num_gaps() const { return num_gaps_; }
+  // Gaps g_N and their gradients G = ∂g_N/∂q (one row per gap).
+  void gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, MatrixSink G) const;
+  // Newton restitution coefficient and Coulomb friction coefficient of each gap.
+  const VecX& restitution() const { return restitution_; }
+  const VecX& friction() const { return friction_; }
+  bool has_friction() const { return friction_.size() > 0 && friction_.maxCoeff() > 0.0; }
+  // Tangential velocity rows (2 per gap) of the gaps with friction.
+  void tangential(const std::vector<BodyKinematics>& kin, double t, MatrixSink T) const;
+  // "spherical_clearance 'rod_slider': gap"
+  std::string describe_gap(int k) const;
+  // First global gap index of element e (its gaps are consecutive).
+  int first_gap(int e) const { return gap_offset_[e]; }
+
   // Largest |Φ| over the rows removed as redundant, and which row it is. A removed row that
   // becomes violated means it was not structurally redundant (e.g. the run started at a
   // singular, dead-centre configuration) — the run must stop rather than ignore it.
@@ -75,6 +90,11 @@ class System {
   std::vector<ElementRows> rows_;
   std::vector<int> constraint_elements_;  // elements with rows
   std::vector<int> force_elements_;       // elements with forces
+  std::vector<int> gap_elements_;         // elements with unilateral gaps
+  std::vector<int> gap_offset_;           // per element: first global gap index
+  VecX restitution_;                      // per gap
+  VecX friction_;                         // per gap
+  int num_gaps_ = 0;
   int num_rows_ = 0;
 };
 

@@ -52,6 +52,23 @@ struct ConstraintBlock {
   }
 };
 
+// Up to 4 unilateral contacts (gaps). Rows [0, p) are meaningful.
+struct GapBlock {
+  static constexpr int kMaxGaps = 4;
+  int p = 0;
+  Eigen::Matrix<double, kMaxGaps, 1> g;    // gap g_N [m], > 0 when open, 0 at contact
+  Eigen::Matrix<double, kMaxGaps, 12> G;   // ∂g_N/∂q_loc (its transpose maps Λ_N to forces)
+  // Tangential relative velocity at contact k along two unit directions ⟂ the normal:
+  // v_T = T.middleRows<2>(2k) v_loc (filled by elements whose friction coefficient is > 0).
+  Eigen::Matrix<double, 2 * kMaxGaps, 12> T;
+  void reset(int count) {
+    p = count;
+    g.setZero();
+    G.setZero();
+    T.setZero();
+  }
+};
+
 // Generalized force on the two bodies and its tangents.
 struct ForceBlock {
   Vec12 f = Vec12::Zero();        // [F_i (world), τ_i (body i), F_j (world), τ_j (body j)]
@@ -83,6 +100,17 @@ class Element {
                                   Mat12& /*K_out*/) const {}
   // Human-readable meaning of constraint row r (for redundancy and failure diagnostics).
   virtual std::string constraint_row_name(int r) const { return "row " + std::to_string(r); }
+
+  // --- unilateral contacts (treated as constraints by the nonsmooth integrator) -------------
+  // Gaps g_N(q) ≥ 0 with their gradients. The contact impulse Λ_N ≥ 0 acts on the bodies as
+  // +Gᵀ Λ_N (it opens the gap).
+  virtual int num_gaps() const { return 0; }
+  virtual void gaps(const ElementInput&, GapBlock&) const {}
+  // Newton restitution coefficient e_N ∈ [0, 1] of gap k.
+  virtual double restitution(int /*k*/) const { return 0.0; }
+  virtual std::string gap_name(int k) const { return "gap " + std::to_string(k); }
+  // Coulomb friction coefficient μ ≥ 0 of gap k (0: frictionless, T rows unused).
+  virtual double friction(int /*k*/) const { return 0.0; }
 
   // --- smooth forces ------------------------------------------------------------------------
   virtual bool has_force() const { return false; }

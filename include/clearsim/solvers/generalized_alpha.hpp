@@ -13,7 +13,10 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include <memory>
+
 #include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -50,13 +53,15 @@ class GeneralizedAlpha {
     return settings_.formulation == ConstraintFormulation::kStabilized;
   }
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
-  bool project(State& x, std::string& why);
+  // With unilateral gaps this is the NSGA position correction and velocity jump.
+  bool project(const State& prev, State& x, std::string& why);
 
   const System& sys_;
   SolverSettings settings_;
   AlphaParameters p_;
   LinearSystem ls_;
   LinearSystem proj_;  // [M Bᵀ; B 0] of the projections
+  std::unique_ptr<NonsmoothCorrection> nonsmooth_;
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
   // Workspace (no allocation inside the step loop once sized).

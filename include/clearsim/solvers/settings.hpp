@@ -18,6 +18,8 @@ enum class IntegratorKind {
   kNewmark,           // α_m = α_f = 0, user β and γ
   kHht,               // Hilber–Hughes–Taylor: α_m = 0, α_f from ρ∞ ∈ [1/2, 1]
   kTrapezoidal,       // Newmark β = 1/4, γ = 1/2 (average acceleration, no dissipation)
+  kNsga,              // nonsmooth generalized-α: ρ∞ parameters, stabilized constraints, and
+                      // unilateral contacts with exact non-penetration and Newton's impact law
 };
 
 enum class NewtonMode {

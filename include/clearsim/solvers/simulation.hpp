@@ -18,6 +18,10 @@ struct RunStats {
   int last_iterations = 0;      // Newton iterations of the last step
   double last_step = 0.0;       // last accepted step size [s]
   double max_constraint_violation = 0.0;  // max ‖Φ‖∞ over the output points
+  // Unilateral contacts (NSGA): steps spent in each regime summed over gaps, contact onsets
+  // (open → closed), and the largest penetration max(−g_N) over all steps [m].
+  long open_steps = 0, contact_steps = 0, impact_steps = 0, contact_onsets = 0;
+  double max_penetration = 0.0;
   double wall_seconds = 0.0;
   bool ok = true;
   std::string message;          // why the run stopped early

@@ -2,11 +2,19 @@
 // Scratch space belongs to the solvers' workspaces, not here (STYLE.md §1).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "clearsim/math/types.hpp"
 
 namespace cs {
+
+// Regime of one unilateral contact over the last step (for output and counting).
+enum class ContactState : std::int8_t {
+  kOpen = 0,     // free flight: the gap stayed open
+  kContact = 1,  // closed without a velocity jump (persistent contact)
+  kImpact = 2,   // closed with a velocity jump (Newton impact law applied)
+};
 
 struct State {
   double t = 0.0;            // time [s]
@@ -16,6 +24,9 @@ struct State {
   VecX vdot;                 // 6·nb: acceleration v̇ = [a_W; Ω̇_B]
   VecX a;                    // 6·nb: generalized-α pseudo-acceleration (reference.md §1.2)
   VecX lambda;               // constraint multipliers, one per independent constraint row
+  VecX nu;                   // per gap: position-correction multiplier ν_N [kg·m]
+  VecX Lambda;               // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
+  std::vector<ContactState> contact;  // per gap: regime over the last step
 
   void resize(int num_bodies, int num_multipliers) {
     x_W.assign(num_bodies, Vec3::Zero());
@@ -24,6 +35,11 @@ struct State {
     vdot = VecX::Zero(6 * num_bodies);
     a = VecX::Zero(6 * num_bodies);
     lambda = VecX::Zero(num_multipliers);
+  }
+  void resize_gaps(int num_gaps) {
+    nu = VecX::Zero(num_gaps);
+    Lambda = VecX::Zero(num_gaps);
+    contact.assign(num_gaps, ContactState::kOpen);
   }
 };
 

@@ -27,6 +27,20 @@ Vec12 local_velocity(const BodyKinematics& bi, const BodyKinematics& bj) {
   return v;
 }
 
+Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi,
+                                                 const BodyKinematics& bj, const Vec3& p_W,
+                                                 const Vec3& n_W) {
+  // Material points of each body at p_W; their velocity difference is point_coincidence's B v.
+  const Vec3 s_i = bi.R_WB.transpose() * (p_W - bi.x_W);
+  const Vec3 s_j = bj.R_WB.transpose() * (p_W - bj.x_W);
+  const PointResult p = point_coincidence(bi, s_i, bj, s_j);
+  const Mat3 frame = so3::frame_with_z_axis(n_W);
+  Eigen::Matrix<double, 2, 12> T;
+  T.row(0) = frame.col(0).transpose() * p.B;
+  T.row(1) = frame.col(1).transpose() * p.B;
+  return T;
+}
+
 PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i,
                               const BodyKinematics& bj, const Vec3& s_j) {
   PointResult r;

@@ -60,6 +60,12 @@ AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi,
 void relative_angle_tangent(const BodyKinematics& bi, const Mat3& R_BMi,
                             const BodyKinematics& bj, const Mat3& R_BMj, double lambda, Mat12& K);
 
+// Rows of the tangential relative velocity at a contact point p_W with unit normal n_W: the
+// velocity of body j's material point at p_W minus body i's, along two unit vectors ⟂ n_W.
+Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi,
+                                                 const BodyKinematics& bj, const Vec3& p_W,
+                                                 const Vec3& n_W);
+
 // Local velocity vector [v_i; w_i; v_j; w_j].
 Vec12 local_velocity(const BodyKinematics& bi, const BodyKinematics& bj);
 

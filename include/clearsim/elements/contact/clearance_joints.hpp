@@ -1,0 +1,96 @@
+// Contact geometry elements treated as unilateral constraints by NSGA (reference.md §2):
+// each computes gaps g_N ≥ 0 and their gradients; the integrator turns them into non-penetration
+// and Newton's impact law with restitution e_N.
+//
+//  SpherePlane         ball (radius r, centre on body j) above a plane (point and normal z of a
+//                      marker on body i):               g_N = n·(c_j − p_i) − r
+//  SphericalClearance  ball centre on body j inside a spherical housing on body i
+//                      (seed 000, reference §2.1):      g_N = c − e0 − ‖t‖,  t = x_B − x_A
+//  RevoluteClearance   pin on body j in a cylindrical bearing on body i (seed 002, §2.2): two
+//                      end spheres at C_α = x_B ± d v″; t_α = (I − u″u″ᵀ)(C_α − x_A);
+//                      g_α = c − ‖t_α‖. With d = 0 one point: the planar revolute clearance
+//                      (seed 003). Axial motion: free, ideal (bilateral u″·(x_B − x_A) = 0) or
+//                      thrust faces g = c_ax ∓ u″·(x_B − x_A).
+#pragma once
+
+#include "clearsim/elements/element.hpp"
+#include "clearsim/model/body.hpp"
+
+namespace cs::contact {
+
+class SpherePlane final : public Element {
+ public:
+  // Radius 0 is a particle (point contact at the marker, no friction moment).
+  SpherePlane(std::string name, Marker plane, Marker ball_centre, double radius, double e_n,
+              double mu = 0.0);
+  std::string kind() const override { return "sphere_plane"; }
+  int num_gaps() const override { return 1; }
+  void gaps(const ElementInput& in, GapBlock& out) const override;
+  double restitution(int) const override { return e_n_; }
+  double friction(int) const override { return mu_; }
+  std::vector<std::string> channel_names() const override { return {"gap"}; }
+  double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+
+ private:
+  Marker plane_, ball_;
+  double radius_, e_n_, mu_;
+};
+
+class SphericalClearance final : public Element {
+ public:
+  // clearance c = R − r > 0 [m]; asperity e0 ∈ [0, c) [m]; restitution e_N ∈ [0, 1];
+  // Coulomb μ ≥ 0 and the ball radius r [m] (where friction acts, for its moment).
+  SphericalClearance(std::string name, Marker housing, Marker ball, double clearance,
+                     double asperity, double e_n, double mu = 0.0, double ball_radius = 0.0);
+  std::string kind() const override { return "spherical_clearance"; }
+  int num_gaps() const override { return 1; }
+  void gaps(const ElementInput& in, GapBlock& out) const override;
+  double restitution(int) const override { return e_n_; }
+  double friction(int) const override { return mu_; }
+  // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
+  // centre relative to the housing centre in the housing (marker) frame [m].
+  std::vector<std::string> channel_names() const override;
+  double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  double clearance() const { return c_; }
+
+ private:
+  Marker housing_, ball_;
+  double c_, e0_, e_n_, mu_, r_ball_;
+};
+
+class RevoluteClearance final : public Element {
+ public:
+  enum class Axial { kFree, kIdeal, kClearance };
+  // bearing: marker on body i, origin on the bearing axis, z = bearing axis u.
+  // pin: marker on body j, origin at the pin mid-point, z = pin axis v (may differ from u:
+  // initial misalignment). half_length d = L_pin/2 ≥ 0 (0: planar, one contact point).
+  // Coulomb μ ≥ 0 acts at the radial contacts, at the pin surface (pin radius r [m]).
+  RevoluteClearance(std::string name, Marker bearing, Marker pin, double clearance,
+                    double half_length, double e_n, Axial axial, double axial_clearance,
+                    double mu = 0.0, double pin_radius = 0.0);
+  std::string kind() const override { return "revolute_clearance"; }
+  int num_gaps() const override;
+  void gaps(const ElementInput& in, GapBlock& out) const override;
+  double restitution(int) const override { return e_n_; }
+  double friction(int k) const override { return k < radial_gaps() ? mu_ : 0.0; }
+  std::string gap_name(int k) const override;
+  int num_constraints() const override { return axial_ == Axial::kIdeal ? 1 : 0; }
+  void constraint(const ElementInput& in, ConstraintBlock& out) const override;
+  void constraint_tangent(const ElementInput& in, const double* lambda, Mat12& K) const override;
+  std::string constraint_row_name(int) const override { return "axial position u·(x_B − x_A)"; }
+  // "gap1", "gap2" (pin ends; gap1 only when d = 0), "eccentricity1|2" [m],
+  // "journal1.x|y|z", "journal2.x|y|z": end-sphere centres relative to the bearing axis point,
+  // in the bearing (marker) frame [m]; "axial" u·(x_B − x_A) [m].
+  std::vector<std::string> channel_names() const override;
+  double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  double clearance() const { return c_; }
+
+ private:
+  int radial_gaps() const { return d_ > 0.0 ? 2 : 1; }
+  Marker bearing_, pin_;
+  double c_, d_, e_n_;
+  Axial axial_;
+  double c_ax_, mu_, r_pin_;
+};
+
+}  // namespace cs::contact

@@ -1,0 +1,57 @@
+// The nonsmooth part of the NSGA step (Brüls, Acary & Cardona 2014; decoupled as in Cosimo et
+// al. 2020; reference.md §1.3–1.6, §1.8), after the smooth generalized-α step has given
+// (q̃, ṽ):
+//
+//  position correction  q = q̃ ∘ exp(U),  M U + Bᵀν_B − Gᵀν_N = 0,  Φ(q) = 0,
+//                       ν_N,j − max(0, ν_N,j − r_j g_N,j(q)) = 0        (0 ≤ g_N ⊥ ν_N ≥ 0)
+//  velocity jump        v = ṽ + W,     M W + Bᵀμ − GᵀΛ_N = 0,    B v + Φ_t = 0,
+//                       for g_N,j(q̃) ≤ 0:  Λ_j − max(0, Λ_j − r_j(G_j v + e_j G_j(q_n) v_n)) = 0,
+//                       otherwise Λ_j = 0                             (Newton impact law)
+//
+// Both are solved by semismooth Newton in primal–dual active-set form (Alart–Curnier), which
+// converges when the active set settles. r_j = 1/(G_j M⁻¹ G_jᵀ), the effective mass of the
+// contact, balances r·g against ν (reference.md §1.3: r changes convergence, not the answer).
+#pragma once
+
+#include <string>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/linear_system.hpp"
+
+namespace cs {
+
+struct NonsmoothReport {
+  bool ok = true;
+  int position_iterations = 0;
+  int velocity_iterations = 0;
+  std::string message;
+};
+
+class NonsmoothCorrection {
+ public:
+  NonsmoothCorrection(const System& sys, double tol, int max_iterations);
+
+  // x holds (q̃, ṽ) on entry and (q_{n+1}, v_{n+1}) on return, with x.nu, x.Lambda and
+  // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
+  NonsmoothReport correct(const State& prev, State& x);
+
+ private:
+  bool positions(State& x, NonsmoothReport& rep);
+  bool velocities(const State& prev, State& x, const VecX& g_tilde, NonsmoothReport& rep);
+  // Velocity jump with Coulomb friction at the closed contacts (Galvez et al. 2020; reference.md
+  // §4.5): Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0, by semismooth Newton on all unknowns.
+  bool friction(const State& x_smooth, State& x, const std::vector<char>& candidate,
+                const VecX& gdot_pre, NonsmoothReport& rep);
+  // [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] with identity rows for inactive gaps, at configuration kin.
+  void assemble(const std::vector<BodyKinematics>& kin, double t, const std::vector<char>& active);
+
+  const System& sys_;
+  double tol_;
+  int max_iterations_;
+  LinearSystem ls_;
+  std::vector<BodyKinematics> kin_;
+  MatX B_, G_;
+  VecX phi_, phi_t_, g_, r_eff_;
+};
+
+}  // namespace cs

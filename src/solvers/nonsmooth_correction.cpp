@@ -1,0 +1,294 @@
+#include "clearsim/solvers/nonsmooth_correction.hpp"
+
+#include <algorithm>
+#include <Eigen/LU>
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/solvers/configuration.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+
+namespace cs {
+
+namespace {
+using Triplets = std::vector<Eigen::Triplet<double>>;
+using Sparse = Eigen::SparseMatrix<double>;
+
+Sparse to_sparse(const Triplets& t, int rows, int cols) {
+  Sparse S(rows, cols);
+  S.setFromTriplets(t.begin(), t.end());
+  return S;
+}
+
+// A velocity below which a closing contact is "in contact" rather than "impacting" [m/s].
+constexpr double kImpactSpeed = 1e-4;
+}  // namespace
+
+NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations)
+    : sys_(sys), tol_(tol), max_iterations_(max_iterations) {
+  const int N = sys.num_dofs() + sys.num_constraints() + sys.num_gaps();
+  ls_.resize(N, use_sparse(N, LinearSolverKind::kAuto));
+}
+
+void NonsmoothCorrection::assemble(const std::vector<BodyKinematics>& kin, double t,
+                                   const std::vector<char>& active) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  Triplets tB, tG;
+  sys_.constraints(kin, t, nullptr, MatrixSink(&tB), nullptr, nullptr);
+  sys_.gaps(kin, t, nullptr, MatrixSink(&tG));
+  MatrixSink S = ls_.begin();
+  sys_.mass(S);
+  for (const auto& e : tB) {
+    S.add(e.col(), n + e.row(), e.value());  // Bᵀ
+    S.add(n + e.row(), e.col(), e.value());  // B
+  }
+  for (const auto& e : tG) {
+    S.add(e.col(), n + m + e.row(), -e.value());                  // −Gᵀ (every gap)
+    if (active[e.row()]) S.add(n + m + e.row(), e.col(), e.value());  // G_j for active j
+  }
+  for (int j = 0; j < p; ++j)
+    if (!active[j]) S.add(n + m + j, n + m + j, 1.0);  // ν_j = 0 (or Λ_j = 0)
+  B_ = MatX(to_sparse(tB, m, n));
+  G_ = MatX(to_sparse(tG, p, n));
+}
+
+NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
+  NonsmoothReport rep;
+  const int p = sys_.num_gaps();
+  // Gaps of the smooth prediction q̃ decide which contacts may impact in this step.
+  sys_.gather(x, kin_);
+  VecX g_tilde = VecX::Zero(p);
+  if (p > 0) sys_.gaps(kin_, x.t, &g_tilde, MatrixSink());
+  if (x.nu.size() != p) x.resize_gaps(p);
+  if (!positions(x, rep)) return rep;
+  velocities(prev, x, g_tilde, rep);
+  return rep;
+}
+
+bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const State base = x;
+  VecX U = VecX::Zero(n), nu_B = VecX::Zero(m), nu_N = VecX::Zero(p), rhs(n + m + p), MU(n);
+  std::vector<char> active(p, 0), previous(p, 2);
+  phi_.resize(m);
+  g_.resize(p);
+  for (int it = 0;; ++it) {
+    sys_.gather(x, kin_);
+    sys_.constraints(kin_, x.t, &phi_, MatrixSink(), nullptr, nullptr);
+    if (p > 0) sys_.gaps(kin_, x.t, &g_, MatrixSink());
+    if (it == 0) {
+      // Effective contact masses r_j = 1/(G_j M⁻¹ G_jᵀ) at the start of the correction.
+      Triplets tG;
+      sys_.gaps(kin_, x.t, nullptr, MatrixSink(&tG));
+      const MatX G = MatX(to_sparse(tG, p, n));
+      r_eff_.resize(p);
+      for (int j = 0; j < p; ++j) {
+        double w = 0.0;
+        for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+          const Body& body = sys_.model().bodies[b];
+          w += G.row(j).segment<3>(6 * b).squaredNorm() / body.mass;
+          const auto gr = G.row(j).segment<3>(6 * b + 3).transpose();
+          w += gr.dot(body.inertia_B.ldlt().solve(gr));
+        }
+        r_eff_(j) = w > 0.0 ? 1.0 / w : 1.0;
+      }
+    }
+    // Active set by the max rule: ν_j − r_j g_j ≥ 0.
+    for (int j = 0; j < p; ++j) active[j] = (nu_N(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
+    double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    for (int j = 0; j < p; ++j) worst = std::max(worst, active[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
+    // Semismooth convergence: small residual and an active set that did not change.
+    const bool settled = it == 0 ? std::none_of(active.begin(), active.end(), [](char a) { return a; })
+                                 : active == previous;
+    if (worst <= tol_ && settled) {
+      x.nu = nu_N;
+      rep.position_iterations = it;
+      return true;
+    }
+    if (it >= max_iterations_ || !std::isfinite(worst)) {
+      std::ostringstream os;
+      os << "position correction did not converge at t = " << x.t << " s (residual " << worst
+         << " after " << it << " iterations)";
+      rep.ok = false;
+      rep.message = os.str();
+      return false;
+    }
+    previous = active;
+    assemble(kin_, x.t, active);
+    if (!ls_.factorize()) {
+      rep.ok = false;
+      rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t);
+      return false;
+    }
+    // Residuals: M U + Bᵀν_B − Gᵀν_N, Φ, and g_j (active) or ν_j (inactive).
+    sys_.mass_times(U, MU);
+    rhs.head(n) = -(MU + B_.transpose() * nu_B - G_.transpose() * nu_N);
+    rhs.segment(n, m) = -phi_;
+    for (int j = 0; j < p; ++j) rhs(n + m + j) = active[j] ? -g_(j) : -nu_N(j);
+    ls_.solve(rhs);
+    U += rhs.head(n);
+    nu_B += rhs.segment(n, m);
+    nu_N += rhs.tail(p);
+    integrate_configuration(base, U, x);
+  }
+}
+
+bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_tilde,
+                                     NonsmoothReport& rep) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const VecX& e = sys_.restitution();
+  // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n.
+  VecX gdot_pre = VecX::Zero(p);
+  if (p > 0) {
+    std::vector<BodyKinematics> kin_prev;
+    sys_.gather(prev, kin_prev);
+    Triplets tG;
+    sys_.gaps(kin_prev, prev.t, nullptr, MatrixSink(&tG));
+    gdot_pre = to_sparse(tG, p, n) * prev.v;
+  }
+  sys_.gather(x, kin_);
+  phi_t_.resize(m);
+  sys_.constraints(kin_, x.t, nullptr, MatrixSink(), &phi_t_, nullptr);
+  // Candidates: contacts the smooth motion closed. Start with those approaching.
+  std::vector<char> candidate(p, 0), active(p, 0), previous;
+  VecX Lambda = VecX::Zero(p), rhs(n + m + p);
+  for (int j = 0; j < p; ++j) candidate[j] = g_tilde(j) <= 0.0 || x.nu(j) > 0.0;
+  const VecX v_smooth = x.v;
+  // G at q_{n+1} (assemble() refreshes B_ and G_).
+  assemble(kin_, x.t, active);
+  VecX gdot = G_ * v_smooth;
+  for (int j = 0; j < p; ++j) active[j] = candidate[j] && (gdot(j) + e(j) * gdot_pre(j) < 0.0);
+  int it = 0;
+  for (;; ++it) {
+    assemble(kin_, x.t, active);
+    if (!ls_.factorize()) {
+      rep.ok = false;
+      rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t);
+      return false;
+    }
+    rhs.setZero();
+    rhs.segment(n, m) = -(B_ * v_smooth + phi_t_);
+    for (int j = 0; j < p; ++j)
+      if (active[j]) rhs(n + m + j) = -(G_.row(j).dot(v_smooth) + e(j) * gdot_pre(j));
+    ls_.solve(rhs);
+    x.v = v_smooth + rhs.head(n);
+    Lambda = rhs.tail(p);
+    // Primal–dual active-set update (the max rule of reference.md §1.4).
+    gdot = G_ * x.v;
+    previous = active;
+    for (int j = 0; j < p; ++j) {
+      if (!candidate[j]) continue;
+      const double law = gdot(j) + e(j) * gdot_pre(j);
+      active[j] = (Lambda(j) - r_eff_(j) * law >= 0.0) && (Lambda(j) > 0.0 || law < 0.0);
+    }
+    if (active == previous || it >= max_iterations_) break;
+  }
+  rep.velocity_iterations = it + 1;
+  x.Lambda = Lambda;
+  if (sys_.has_friction()) {
+    // The frictionless jump is the starting point of the frictional Newton iteration.
+    State smooth = x;
+    smooth.v = v_smooth;
+    if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
+    Lambda = x.Lambda;
+  }
+  // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted.
+  sys_.gaps(kin_, x.t, &g_, MatrixSink());
+  for (int j = 0; j < p; ++j) {
+    const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0;
+    if (!closed) {
+      x.contact[j] = ContactState::kOpen;
+    } else if (Lambda(j) > 0.0 && gdot_pre(j) < -kImpactSpeed) {
+      x.contact[j] = ContactState::kImpact;
+    } else {
+      x.contact[j] = ContactState::kContact;
+    }
+  }
+  return true;
+}
+
+bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
+                                   const std::vector<char>& candidate, const VecX& gdot_pre,
+                                   NonsmoothReport& rep) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const VecX& e = sys_.restitution();
+  const VecX& mu = sys_.friction();
+  sys_.gather(x, kin_);
+  MatX M = MatX::Zero(n, n), T = MatX::Zero(2 * p, n);
+  sys_.mass(MatrixSink(&M));
+  sys_.tangential(kin_, x.t, MatrixSink(&T));
+  const MatX& B = B_;
+  const MatX& G = G_;
+  const VecX& vs = x_smooth.v;
+  // Unknowns y = [W; μ; Λ_N; Λ_T], started from the frictionless solution.
+  const int N = n + m + 3 * p;
+  VecX y = VecX::Zero(N), R(N);
+  y.head(n) = x.v - vs;
+  y.segment(n + m, p) = x.Lambda;
+  // μ of the frictionless solve is not kept; one Newton step recovers it (linear rows).
+  MatX J(N, N);
+  const double vscale = 1.0 + vs.lpNorm<Eigen::Infinity>();
+  for (int it = 0; it < 4 * max_iterations_; ++it) {
+    const VecX v = vs + y.head(n);
+    const VecX LN = y.segment(n + m, p), LT = y.tail(2 * p);
+    J.setZero();
+    R.head(n) = M * y.head(n) + B.transpose() * y.segment(n, m) - G.transpose() * LN -
+                T.transpose() * LT;
+    J.block(0, 0, n, n) = M;
+    J.block(0, n, n, m) = B.transpose();
+    J.block(0, n + m, n, p) = -G.transpose();
+    J.block(0, n + m + p, n, 2 * p) = -T.transpose();
+    R.segment(n, m) = B * v + phi_t_;
+    J.block(n, 0, m, n) = B;
+    const VecX gdot = G * v;
+    const VecX vT = T * v;
+    for (int j = 0; j < p; ++j) {
+      const int rn = n + m + j, rt = n + m + p + 2 * j;
+      const double r = r_eff_(j);
+      const double law = gdot(j) + e(j) * gdot_pre(j);
+      if (candidate[j] && LN(j) - r * law >= 0.0) {
+        R(rn) = r * law;
+        J.block(rn, 0, 1, n) = r * G.row(j);
+      } else {
+        R(rn) = LN(j);
+        J(rn, rn) = 1.0;
+      }
+      const Eigen::Vector2d lt = LT.segment<2>(2 * j);
+      if (!candidate[j] || mu(j) <= 0.0) {
+        R.segment<2>(rt) = lt;
+        J.block<2, 2>(rt, rt).setIdentity();
+        continue;
+      }
+      const Eigen::Vector2d z = lt - r * vT.segment<2>(2 * j);
+      const double radius = mu(j) * std::max(LN(j), 0.0);
+      const double zn = z.norm();
+      if (zn <= radius) {  // stick: v_T = 0
+        R.segment<2>(rt) = r * vT.segment<2>(2 * j);
+        J.block(rt, 0, 2, n) = r * T.middleRows(2 * j, 2);
+      } else {  // slip: Λ_T = μΛ_N τ
+        const Eigen::Vector2d tau = z / zn;
+        const Eigen::Matrix2d P = (Eigen::Matrix2d::Identity() - tau * tau.transpose()) / zn;
+        R.segment<2>(rt) = lt - radius * tau;
+        J.block<2, 2>(rt, rt) = Eigen::Matrix2d::Identity() - radius * P;
+        J.block(rt, 0, 2, n) = radius * P * r * T.middleRows(2 * j, 2);
+        if (LN(j) > 0.0) J.block<2, 1>(rt, n + m + j) = -mu(j) * tau;
+      }
+    }
+    Eigen::PartialPivLU<MatX> lu(J);
+    const VecX dy = lu.solve(-R);
+    if (!dy.allFinite()) break;
+    y += dy;
+    if (dy.head(n).lpNorm<Eigen::Infinity>() <= 1e-13 * vscale &&
+        dy.tail(3 * p).lpNorm<Eigen::Infinity>() <= 1e-13 * (1.0 + y.tail(3 * p).lpNorm<Eigen::Infinity>())) {
+      x.v = vs + y.head(n);
+      x.Lambda = y.segment(n + m, p);
+      rep.velocity_iterations += it + 1;
+      return true;
+    }
+  }
+  rep.ok = false;
+  rep.message = "frictional velocity jump did not converge at t = " + std::to_string(x.t);
+  return false;
+}
+
+}  // namespace cs
