@@ -92,8 +92,10 @@ SolveReport assemble_positions(const System& sys, State& s, double tol, int max_
     assemble_mass_saddle(sys, kin, s.t, ls);
     if (!ls.factorize()) {
       rep.ok = false;
-      rep.message = "the constraint Jacobian is singular at this configuration (a joint is at a "
-                    "singular position or constraints conflict)" + worst_rows(sys, phi);
+      rep.message =
+          "the constraint Jacobian is singular at this configuration (a joint is at a "
+          "singular position or constraints conflict)" +
+          worst_rows(sys, phi);
       return rep;
     }
     rhs.setZero();
@@ -103,8 +105,8 @@ SolveReport assemble_positions(const System& sys, State& s, double tol, int max_
   }
   rep.ok = false;
   std::ostringstream os;
-  os << "could not assemble the mechanism: ‖Φ‖∞ = " << rep.residual << " after "
-     << rep.iterations << " Newton iterations (are the initial positions close to a closed "
+  os << "could not assemble the mechanism: ‖Φ‖∞ = " << rep.residual << " after " << rep.iterations
+     << " Newton iterations (are the initial positions close to a closed "
      << "configuration?)" << worst_rows(sys, phi);
   rep.message = os.str();
   return rep;
@@ -126,14 +128,16 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Body& body = model.bodies[b];
     if (use_prescribed && body.v0_prescribed) {
-      Eigen::Matrix<double, 3, Eigen::Dynamic> P = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+      Eigen::Matrix<double, 3, Eigen::Dynamic> P =
+          Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
       P.block<3, 3>(0, 6 * b).setIdentity();
       prow.push_back(P);
       ptarget.push_back(body.v0_W);
       pname.push_back("velocity of body '" + body.name + "'");
     }
     if (use_prescribed && body.w0_prescribed) {
-      Eigen::Matrix<double, 3, Eigen::Dynamic> P = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+      Eigen::Matrix<double, 3, Eigen::Dynamic> P =
+          Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
       P.block<3, 3>(0, 6 * b + 3) = s.R_WB[b];  // ω_W = R Ω_B
       prow.push_back(P);
       ptarget.push_back(body.w0_W);
@@ -218,7 +222,8 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
   for (int r = 0; r < np; ++r) {
     if (std::abs(miss(r)) > 1e-9 * (1.0 + std::abs(p(r)))) {
       std::ostringstream os;
-      os << "the initial " << pname[r / 3] << " (component " << "xyz"[r % 3] << " = " << p(r)
+      os << "the initial " << pname[r / 3] << " (component "
+         << "xyz"[r % 3] << " = " << p(r)
          << ") is not compatible with the joints; the closest compatible value "
          << (P.row(r) * s.v)(0) << " is used";
       rep.message += (rep.message.empty() ? "" : "\n") + os.str();
@@ -254,8 +259,7 @@ namespace {
 // A configuration near s, moved along the constraint manifold (a random admissible velocity,
 // including the drivers' motion, for a short time) and re-assembled. Rank decisions taken there
 // see structural redundancy only, not the extra rank loss of a singular (dead-centre) start.
-bool generic_neighbour(const System& sys, const State& s, double tol, LinearSystem& ls,
-                       State& g) {
+bool generic_neighbour(const System& sys, const State& s, double tol, LinearSystem& ls, State& g) {
   g = s;
   std::mt19937 rng(20261121);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -267,6 +271,24 @@ bool generic_neighbour(const System& sys, const State& s, double tol, LinearSyst
   integrate_configuration(s, eps * g.v, g);
   g.t = s.t + eps;
   return assemble_positions(sys, g, tol, 50, ls).ok;
+}
+}  // namespace
+
+namespace {
+// Closed frictional contacts that start without slip start sticking (friction memory).
+void mark_initial_sticking(const System& sys, State& s, double tol) {
+  const int p = sys.num_gaps();
+  if (p == 0 || !sys.has_friction()) return;
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX g(p);
+  sys.gaps(kin, s.t, &g, MatrixSink());
+  MatX T = MatX::Zero(2 * p, sys.num_dofs());
+  sys.tangential(kin, s.t, MatrixSink(&T));
+  const VecX vT = T * s.v;
+  for (int j = 0; j < p; ++j)
+    s.sticking[j] =
+        sys.friction()(j) > 0.0 && g(j) <= 10.0 * tol && vT.segment<2>(2 * j).norm() <= 1e-12;
 }
 }  // namespace
 
@@ -287,8 +309,9 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
       s = guess;
       rep = assemble_positions(sys, s, tol, 50, ls);
       if (!rep.ok) {
-        rep.message += "\n    (the initial configuration looks singular: some constraints are "
-                       "dependent there but not nearby — a dead-centre position?)";
+        rep.message +=
+            "\n    (the initial configuration looks singular: some constraints are "
+            "dependent there but not nearby — a dead-centre position?)";
         return rep;
       }
     }
@@ -301,6 +324,7 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   SolveReport acc = solve_accelerations(sys, s, ls);
   if (!acc.ok) return acc;
   s.a = s.vdot;
+  mark_initial_sticking(sys, s, tol);
   return rep;
 }
 

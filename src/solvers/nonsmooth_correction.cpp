@@ -1,10 +1,11 @@
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 
-#include <algorithm>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 
@@ -43,7 +44,7 @@ void NonsmoothCorrection::assemble(const std::vector<BodyKinematics>& kin, doubl
     S.add(n + e.row(), e.col(), e.value());  // B
   }
   for (const auto& e : tG) {
-    S.add(e.col(), n + m + e.row(), -e.value());                  // −Gᵀ (every gap)
+    S.add(e.col(), n + m + e.row(), -e.value());                      // −Gᵀ (every gap)
     if (active[e.row()]) S.add(n + m + e.row(), e.col(), e.value());  // G_j for active j
   }
   for (int j = 0; j < p; ++j)
@@ -61,6 +62,10 @@ NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
   if (p > 0) sys_.gaps(kin_, x.t, &g_tilde, MatrixSink());
   if (x.nu.size() != p) x.resize_gaps(p);
   if (!positions(x, rep)) return rep;
+  if (sys_.has_friction() && prev.sticking.size() == static_cast<std::size_t>(p)) {
+    hold_sticking(prev, x);
+    if (!positions(x, rep)) return rep;  // re-close to tolerance (the hold moves by O(h²))
+  }
   velocities(prev, x, g_tilde, rep);
   return rep;
 }
@@ -96,10 +101,12 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
     // Active set by the max rule: ν_j − r_j g_j ≥ 0.
     for (int j = 0; j < p; ++j) active[j] = (nu_N(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
     double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    for (int j = 0; j < p; ++j) worst = std::max(worst, active[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
+    for (int j = 0; j < p; ++j)
+      worst = std::max(worst, active[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
     // Semismooth convergence: small residual and an active set that did not change.
-    const bool settled = it == 0 ? std::none_of(active.begin(), active.end(), [](char a) { return a; })
-                                 : active == previous;
+    const bool settled = it == 0
+                             ? std::none_of(active.begin(), active.end(), [](char a) { return a; })
+                             : active == previous;
     if (worst <= tol_ && settled) {
       x.nu = nu_N;
       rep.position_iterations = it;
@@ -207,6 +214,53 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
   return true;
 }
 
+void NonsmoothCorrection::hold_sticking(const State& prev, State& x) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const VecX& mu = sys_.friction();
+  std::vector<int> hold;
+  for (int j = 0; j < p; ++j)
+    if (prev.sticking[j] && x.nu(j) > 0.0 && mu(j) > 0.0) hold.push_back(j);
+  if (hold.empty()) return;
+  // Displacement since t_n on the group, per body [x − x_n; log(R_nᵀ R)].
+  VecX delta(n);
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    delta.segment<3>(6 * b) = x.x_W[b] - prev.x_W[b];
+    delta.segment<3>(6 * b + 3) = so3::log(prev.R_WB[b].transpose() * x.R_WB[b]);
+  }
+  sys_.gather(x, kin_);
+  MatX T = MatX::Zero(2 * p, n);
+  sys_.tangential(kin_, x.t, MatrixSink(&T));
+  std::vector<int> closed;
+  for (int j = 0; j < p; ++j)
+    if (x.nu(j) > 0.0) closed.push_back(j);
+  const int nh = 2 * static_cast<int>(hold.size()), nc = static_cast<int>(closed.size());
+  const int N = n + m + nc + nh;
+  MatX S = MatX::Zero(N, N);
+  sys_.mass(MatrixSink(&S));
+  S.block(0, n, n, m) = B_.transpose();
+  S.block(n, 0, m, n) = B_;
+  VecX rhs = VecX::Zero(N);
+  for (int k = 0; k < nc; ++k) {
+    S.block(0, n + m + k, n, 1) = G_.row(closed[k]).transpose();
+    S.block(n + m + k, 0, 1, n) = G_.row(closed[k]);
+  }
+  for (std::size_t k = 0; k < hold.size(); ++k) {
+    const auto Tj = T.middleRows(2 * hold[k], 2);
+    S.block(0, n + m + nc + 2 * k, n, 2) = Tj.transpose();
+    S.block(n + m + nc + 2 * k, 0, 2, n) = Tj;
+    rhs.segment<2>(n + m + nc + 2 * k) = -(Tj * delta);
+  }
+  Eigen::PartialPivLU<MatX> lu(S);
+  const VecX sol = lu.solve(rhs);
+  if (!sol.allFinite()) return;
+  // Coulomb at position level: the tangential multiplier may not exceed μ ν_N.
+  for (std::size_t k = 0; k < hold.size(); ++k) {
+    const int j = hold[k];
+    if (sol.segment<2>(n + m + nc + 2 * k).norm() > mu(j) * x.nu(j) * (1.0 + 1e-9)) return;
+  }
+  integrate_configuration(x, sol.head(n), x);
+}
+
 bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
                                    const std::vector<char>& candidate, const VecX& gdot_pre,
                                    NonsmoothReport& rep) {
@@ -232,8 +286,8 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
     const VecX v = vs + y.head(n);
     const VecX LN = y.segment(n + m, p), LT = y.tail(2 * p);
     J.setZero();
-    R.head(n) = M * y.head(n) + B.transpose() * y.segment(n, m) - G.transpose() * LN -
-                T.transpose() * LT;
+    R.head(n) =
+        M * y.head(n) + B.transpose() * y.segment(n, m) - G.transpose() * LN - T.transpose() * LT;
     J.block(0, 0, n, n) = M;
     J.block(0, n, n, m) = B.transpose();
     J.block(0, n + m, n, p) = -G.transpose();
@@ -262,6 +316,7 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
       const Eigen::Vector2d z = lt - r * vT.segment<2>(2 * j);
       const double radius = mu(j) * std::max(LN(j), 0.0);
       const double zn = z.norm();
+      x.sticking[j] = zn <= radius && LN(j) > 0.0;
       if (zn <= radius) {  // stick: v_T = 0
         R.segment<2>(rt) = r * vT.segment<2>(2 * j);
         J.block(rt, 0, 2, n) = r * T.middleRows(2 * j, 2);
@@ -279,7 +334,8 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
     if (!dy.allFinite()) break;
     y += dy;
     if (dy.head(n).lpNorm<Eigen::Infinity>() <= 1e-13 * vscale &&
-        dy.tail(3 * p).lpNorm<Eigen::Infinity>() <= 1e-13 * (1.0 + y.tail(3 * p).lpNorm<Eigen::Infinity>())) {
+        dy.tail(3 * p).lpNorm<Eigen::Infinity>() <=
+            1e-13 * (1.0 + y.tail(3 * p).lpNorm<Eigen::Infinity>())) {
       x.v = vs + y.head(n);
       x.Lambda = y.segment(n + m, p);
       rep.velocity_iterations += it + 1;

@@ -83,7 +83,12 @@ TEST(FrictionIncline, DeceleratesThenSticksBelowTheFrictionAngle) {
   ASSERT_TRUE(r.stats.ok) << r.stats.message;
   const double d = kG * (kMu * std::cos(theta) - std::sin(theta));  // deceleration
   const double t_stop = v0 / d;
+  Vec3 rest = Vec3::Constant(NAN);
   for (const State& s : r.states) {
+    if (s.t > t_stop + 0.05 && rest.hasNaN()) rest = s.x_W[0];
+    if (!rest.hasNaN()) {
+      EXPECT_LT((s.x_W[0] - rest).norm(), 1e-9) << "creep at t = " << s.t;
+    }
     const double expected = s.t < t_stop ? v0 - d * s.t : 0.0;
     EXPECT_NEAR(slope_speed(s, theta), expected, 2e-2 * v0) << s.t;  // O(h) at the stop
     if (s.t > t_stop + 0.01) {

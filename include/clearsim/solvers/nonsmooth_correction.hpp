@@ -42,6 +42,12 @@ class NonsmoothCorrection {
   // §4.5): Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0, by semismooth Newton on all unknowns.
   bool friction(const State& x_smooth, State& x, const std::vector<char>& candidate,
                 const VecX& gdot_pre, NonsmoothReport& rep);
+  // Contacts that were sticking keep their material contact points together over the step: the
+  // smallest mass-weighted correction that cancels the tangential displacement since t_n,
+  // keeping joints and closed gaps, unless that needs more than μ times the normal multiplier
+  // (then the contact slips). Without it the smooth step lets a sticking body creep by O(h²)
+  // per step under a tangential load.
+  void hold_sticking(const State& prev, State& x);
   // [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] with identity rows for inactive gaps, at configuration kin.
   void assemble(const std::vector<BodyKinematics>& kin, double t, const std::vector<char>& active);
 

@@ -27,6 +27,7 @@ struct State {
   VecX nu;                   // per gap: position-correction multiplier ν_N [kg·m]
   VecX Lambda;               // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
   std::vector<ContactState> contact;  // per gap: regime over the last step
+  std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
 
   void resize(int num_bodies, int num_multipliers) {
     x_W.assign(num_bodies, Vec3::Zero());
@@ -40,6 +41,7 @@ struct State {
     nu = VecX::Zero(num_gaps);
     Lambda = VecX::Zero(num_gaps);
     contact.assign(num_gaps, ContactState::kOpen);
+    sticking.assign(num_gaps, 0);
   }
 };
 

@@ -75,18 +75,21 @@ std::vector<std::string> SphericalClearance::channel_names() const {
 double SphericalClearance::channel_value(int k, const ElementInput& in, const double*) const {
   const Vec3 t = (in.j->x_W + in.j->R_WB * ball_.p_B) - (in.i->x_W + in.i->R_WB * housing_.p_B);
   switch (k) {
-    case 0: return c_ - e0_ - t.norm();
-    case 1: return t.norm();
-    case 2: return t.norm() / c_;
-    default: return ((in.i->R_WB * housing_.R_BM).transpose() * t)(k - 3);
+    case 0:
+      return c_ - e0_ - t.norm();
+    case 1:
+      return t.norm();
+    case 2:
+      return t.norm() / c_;
+    default:
+      return ((in.i->R_WB * housing_.R_BM).transpose() * t)(k - 3);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-RevoluteClearance::RevoluteClearance(std::string name, Marker bearing, Marker pin,
-                                     double clearance, double half_length, double e_n,
-                                     Axial axial, double axial_clearance, double mu,
-                                     double pin_radius)
+RevoluteClearance::RevoluteClearance(std::string name, Marker bearing, Marker pin, double clearance,
+                                     double half_length, double e_n, Axial axial,
+                                     double axial_clearance, double mu, double pin_radius)
     : Element(std::move(name), bearing.body, pin.body),
       bearing_(bearing),
       pin_(pin),
@@ -181,9 +184,12 @@ double RevoluteClearance::channel_value(int k, const ElementInput& in, const dou
   const Vec3 x_AC = C - x_A;
   const Vec3 t = x_AC - u.dot(x_AC) * u;
   switch (q) {
-    case 0: return c_ - t.norm();
-    case 1: return t.norm();
-    default: return (R_WM.transpose() * x_AC)(q - 2);
+    case 0:
+      return c_ - t.norm();
+    case 1:
+      return t.norm();
+    default:
+      return (R_WM.transpose() * x_AC)(q - 2);
   }
 }
 

@@ -26,8 +26,9 @@ void expect_gradient_matches(const Element& e, const BodyKinematics& bi, const B
       [&](const BodyKinematics& a, const BodyKinematics& b) { return gaps_of(e, a, b); }, bi, bj);
   // Central differences with ε = 1e-6 on unit-size poses: truncation ~1e-12·|g'''|, round-off
   // ~1e-10; 1e-7 leaves margin yet catches any wrong term (they are O(1)).
-  EXPECT_LT((fd - gb.G.topRows(gb.p)).norm(), 1e-7) << label << "\nFD\n" << fd << "\nG\n"
-                                                     << gb.G.topRows(gb.p);
+  EXPECT_LT((fd - gb.G.topRows(gb.p)).norm(), 1e-7) << label << "\nFD\n"
+                                                    << fd << "\nG\n"
+                                                    << gb.G.topRows(gb.p);
 }
 
 Marker marker(std::mt19937& rng, int body) {
