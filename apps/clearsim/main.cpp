@@ -83,6 +83,10 @@ int check(const std::string& path) {
   cs::LoadedModel lm = cs::load_model_file(path);
   cs::System sys(lm.model);
   if (!resolve_channels(lm, sys)) return 1;
+  if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
+    std::fprintf(stderr, "%s: error: %s\n", path.c_str(), why.c_str());
+    return 1;
+  }
   std::vector<std::string> notes;
   cs::State s = cs::initial_state(sys);
   const cs::SolveReport rep = cs::make_consistent(sys, s, lm.run.solver.newton_tol, notes);

@@ -11,8 +11,8 @@ namespace cs {
 namespace {
 const char* kAxes[3] = {"x", "y", "z"};
 
-using Getter = std::function<double(const State&, const RunStats&,
-                                    const std::vector<BodyKinematics>&)>;
+using Getter =
+    std::function<double(const State&, const RunStats&, const std::vector<BodyKinematics>&)>;
 
 // Every channel of the model with its evaluator, in a stable order.
 std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
@@ -22,12 +22,15 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
     const std::string& n = m.bodies[b].name;
     for (int c = 0; c < 3; ++c) {
       const std::string ax = kAxes[c];
-      out.emplace_back(n + ".position." + ax,
-                       [b, c](const State&, const RunStats&, const auto& k) { return k[b].x_W(c); });
-      out.emplace_back(n + ".velocity." + ax,
-                       [b, c](const State&, const RunStats&, const auto& k) { return k[b].v_W(c); });
-      out.emplace_back(n + ".acceleration." + ax,
-                       [b, c](const State& s, const RunStats&, const auto&) { return s.vdot(6 * b + c); });
+      out.emplace_back(n + ".position." + ax, [b, c](const State&, const RunStats&, const auto& k) {
+        return k[b].x_W(c);
+      });
+      out.emplace_back(n + ".velocity." + ax, [b, c](const State&, const RunStats&, const auto& k) {
+        return k[b].v_W(c);
+      });
+      out.emplace_back(
+          n + ".acceleration." + ax,
+          [b, c](const State& s, const RunStats&, const auto&) { return s.vdot(6 * b + c); });
       out.emplace_back(n + ".angular_velocity." + ax,
                        [b, c](const State&, const RunStats&, const auto& k) {
                          return (k[b].R_WB * k[b].w_B)(c);
@@ -36,10 +39,9 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
                        [b, c](const State& s, const RunStats&, const auto& k) {
                          return (k[b].R_WB * s.vdot.template segment<3>(6 * b + 3))(c);
                        });
-      out.emplace_back(n + ".rotation." + ax,
-                       [b, c](const State&, const RunStats&, const auto& k) {
-                         return so3::log(k[b].R_WB)(c);
-                       });
+      out.emplace_back(n + ".rotation." + ax, [b, c](const State&, const RunStats&, const auto& k) {
+        return so3::log(k[b].R_WB)(c);
+      });
     }
   }
   for (const NamedMarker& nm : m.markers) {
@@ -71,12 +73,31 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
     const auto names = el.channel_names();
     for (std::size_t k = 0; k < names.size(); ++k) {
       const int ei = static_cast<int>(e), ki = static_cast<int>(k);
-      out.emplace_back(el.name() + "." + names[k],
-                       [&sys, ei, ki](const State& s, const RunStats&, const auto& kin) {
-                         double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
-                         sys.element_lambda(ei, s.lambda, lam);
-                         return sys.model().elements[ei]->channel_value(
-                             ki, sys.input(ei, s.t, kin), lam);
+      out.emplace_back(el.name() + "." + names[k], [&sys, ei, ki](const State& s, const RunStats&,
+                                                                  const auto& kin) {
+        double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+        sys.element_lambda(ei, s.lambda, lam);
+        return sys.model().elements[ei]->channel_value(ki, sys.input(ei, s.t, kin), lam);
+      });
+    }
+  }
+  // Unilateral contacts (NSGA): normal impulse Λ_N of the last step [N·s], its mean force over
+  // the step Λ_N/h [N], and the regime (0 free flight, 1 contact, 2 impact), per gap.
+  for (std::size_t e = 0; e < m.elements.size(); ++e) {
+    const Element& el = *m.elements[e];
+    const int p = el.num_gaps();
+    for (int k = 0; k < p; ++k) {
+      const int g = sys.first_gap(static_cast<int>(e)) + k;
+      const std::string suffix = p > 1 ? std::to_string(k + 1) : "";
+      out.emplace_back(el.name() + ".impulse" + suffix,
+                       [g](const State& s, const RunStats&, const auto&) { return s.Lambda(g); });
+      out.emplace_back(el.name() + ".contact_force" + suffix,
+                       [g](const State& s, const RunStats& st, const auto&) {
+                         return st.last_step > 0.0 ? s.Lambda(g) / st.last_step : 0.0;
+                       });
+      out.emplace_back(el.name() + ".contact_state" + suffix,
+                       [g](const State& s, const RunStats&, const auto&) {
+                         return static_cast<double>(s.contact[g]);
                        });
     }
   }
@@ -106,10 +127,18 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
                      sys.constraints(k, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
                      return (B * s.v + phi_t).lpNorm<Eigen::Infinity>();
                    });
-  out.emplace_back("system.newton_iterations",
-                   [](const State&, const RunStats& st, const auto&) {
-                     return static_cast<double>(st.last_iterations);
-                   });
+  out.emplace_back("system.contact_onsets", [](const State&, const RunStats& st, const auto&) {
+    return static_cast<double>(st.contact_onsets);
+  });
+  out.emplace_back("system.impact_steps", [](const State&, const RunStats& st, const auto&) {
+    return static_cast<double>(st.impact_steps);
+  });
+  out.emplace_back("system.max_penetration", [](const State&, const RunStats& st, const auto&) {
+    return st.max_penetration;
+  });
+  out.emplace_back("system.newton_iterations", [](const State&, const RunStats& st, const auto&) {
+    return static_cast<double>(st.last_iterations);
+  });
   out.emplace_back("system.step_size",
                    [](const State&, const RunStats& st, const auto&) { return st.last_step; });
   return out;
@@ -129,8 +158,7 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
     // Prefix: "slider.velocity" → x, y, z.
     bool any = false;
     for (const auto& [n, g] : all) {
-      if (n.size() > want.size() && n.compare(0, want.size(), want) == 0 &&
-          n[want.size()] == '.') {
+      if (n.size() > want.size() && n.compare(0, want.size(), want) == 0 && n[want.size()] == '.') {
         names_.push_back(n);
         getters_.push_back(g);
         any = true;

@@ -35,8 +35,9 @@ ModelFileError::ModelFileError(std::string file, int line, int column, std::stri
 namespace model_file {
 namespace {
 
-const std::vector<std::string> kTopKeys = {"model",   "gravity", "bodies", "markers", "joints",
-                                           "drivers", "forces",  "solver", "output"};
+const std::vector<std::string> kTopKeys = {"model",  "gravity", "bodies", "markers",
+                                           "joints", "drivers", "forces", "contacts",
+                                           "solver", "output"};
 
 std::string default_model_name(const std::string& display_name) {
   const std::string stem = std::filesystem::path(display_name).stem().string();
@@ -174,6 +175,7 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   if (auto c = top.find("joints")) read_joints(*c, model);
   if (auto c = top.find("drivers")) read_drivers(*c, model);
   if (auto c = top.find("forces")) read_forces(*c, model);
+  if (auto c = top.find("contacts")) read_contacts(*c, model);
   if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
   if (auto c = top.find("output")) out.run.output = read_output(*c);
 }

@@ -61,7 +61,9 @@ bool needs_axis(JointType t) {
 
 std::vector<std::string> joint_keys(JointType t) {
   if (t == JointType::kUniversal) return {"type", "bodies", "at", "axes"};
+  if (t == JointType::kRevolute) return {"type", "bodies", "at", "axis", "clearance"};
   if (needs_axis(t)) return {"type", "bodies", "at", "axis"};
+  if (t == JointType::kSpherical) return {"type", "bodies", "at", "clearance"};
   return {"type", "bodies", "at"};
 }
 
@@ -112,6 +114,12 @@ void read_joint(const Entry& e, Model& model) {
   if (type == JointType::kUniversal) {
     std::tie(axis_W, axis2_W) = read_universal_axes(
         m.need("axes", "the cross axes on body 1 and body 2, [[x, y, z], [x, y, z]]"));
+  }
+  // With a `clearance` map the joint becomes a clearance joint (a unilateral contact element);
+  // deleting that one key turns it back into the ideal joint.
+  if (auto c = m.find("clearance")) {
+    read_clearance(e, *c, type, body_i, body_j, at_W, axis_W, model);
+    return;
   }
   build_at(e.value.source(), e.value.key_pos(),
            [&] { return add_joint(model, e.key, type, body_i, body_j, at_W, axis_W, axis2_W); });

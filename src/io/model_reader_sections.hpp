@@ -26,6 +26,12 @@ void read_markers(const Cursor& section, Model& model);
 void read_joints(const Cursor& section, Model& model);
 void read_drivers(const Cursor& section, Model& model);
 
+// model_reader_contacts.cpp: the `clearance` map of joint `joint` (spherical or revolute) and
+// the `contacts` section.
+void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointType type,
+                    int body_i, int body_j, const Vec3& at_W, const Vec3& axis_W, Model& model);
+void read_contacts(const Cursor& section, Model& model);
+
 // model_reader_forces.cpp
 void read_forces(const Cursor& section, Model& model);
 // A <function> of time: a number (constant) or a map {type: ..., ...}; `unit` is its value's.

@@ -10,7 +10,7 @@ namespace {
 const std::vector<std::string> kSolverKeys = {
     "analysis", "integrator", "rho_inf", "beta", "gamma", "step", "end", "adaptive", "rtol",
     "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
-    "linear_solver", "kinematic_steps"};
+    "linear_solver", "kinematic_steps", "formulation"};
 // clang-format on
 
 const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "progress"};
@@ -27,7 +27,8 @@ void read_integration(const MapView& m, SolverSettings& s) {
                                        {"generalized_alpha", IntegratorKind::kGeneralizedAlpha},
                                        {"newmark", IntegratorKind::kNewmark},
                                        {"hht", IntegratorKind::kHht},
-                                       {"trapezoidal", IntegratorKind::kTrapezoidal}});
+                                       {"trapezoidal", IntegratorKind::kTrapezoidal},
+                                       {"nsga", IntegratorKind::kNsga}});
   if (auto c = m.find("rho_inf")) {
     s.rho_inf = read_number(*c, "");
     if (!(s.rho_inf >= 0.0 && s.rho_inf <= 1.0)) c->expected("a number in [0, 1]");
@@ -117,6 +118,10 @@ SolverSettings read_solver(const Cursor& section) {
                                           {"dense", LinearSolverKind::kDense},
                                           {"sparse", LinearSolverKind::kSparse}});
   if (auto c = m.find("kinematic_steps")) s.kinematic_steps = read_integer(*c, 0);
+  if (auto c = m.find("formulation"))
+    s.formulation = read_choice(*c, std::vector<std::pair<std::string, ConstraintFormulation>>{
+                                        {"index3", ConstraintFormulation::kIndex3},
+                                        {"stabilized", ConstraintFormulation::kStabilized}});
   warn_ignored(m, s);
   return s;
 }

@@ -24,8 +24,8 @@ void ProgressBar::update(double t, const RunStats& stats) {
   const double rate = wall > 0 ? static_cast<double>(stats.steps) / wall : 0.0;
   const double eta = frac > 0 ? wall * (1.0 - frac) / frac : 0.0;
   std::fprintf(stderr, "\r[%s%s] %5.1f%%  t = %.4g s  %ld steps  %.3g steps/s  ETA %.0f s ",
-               std::string(full, '#').c_str(), std::string(width - full, '.').c_str(),
-               100.0 * frac, t, stats.steps, rate, eta);
+               std::string(full, '#').c_str(), std::string(width - full, '.').c_str(), 100.0 * frac,
+               t, stats.steps, rate, eta);
   std::fflush(stderr);
   drawn_ = true;
 }
@@ -37,16 +37,21 @@ void ProgressBar::finish() {
 
 std::string summary(const RunStats& s, const std::string& analysis) {
   std::ostringstream os;
-  const double per = s.steps > 0 ? static_cast<double>(s.newton_iterations) /
-                                       static_cast<double>(s.steps)
-                                 : 0.0;
+  const double per =
+      s.steps > 0 ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0;
   os.precision(3);
   os << analysis << ": " << s.steps << " steps";
   if (s.rejected_steps > 0) os << " (" << s.rejected_steps << " rejected or split)";
   os << " | Newton iterations " << s.newton_iterations << " (" << per << "/step)"
      << " | factorizations " << s.factorizations << " | max constraint violation "
      << s.max_constraint_violation << " | wall " << s.wall_seconds << " s";
-  if (s.wall_seconds > 0) os << " | " << static_cast<double>(s.steps) / s.wall_seconds << " steps/s";
+  if (s.wall_seconds > 0)
+    os << " | " << static_cast<double>(s.steps) / s.wall_seconds << " steps/s";
+  if (s.open_steps + s.contact_steps + s.impact_steps > 0) {
+    os << "\ncontacts: " << s.contact_onsets << " onsets | gap-steps in free flight "
+       << s.open_steps << ", in contact " << s.contact_steps << ", impacting " << s.impact_steps
+       << " | max penetration " << s.max_penetration << " m";
+  }
   return os.str();
 }
 

@@ -20,9 +20,11 @@ void require_unique(const Model& m, const std::string& n) {
   if (n.empty()) throw ModelError("a name must not be empty");
   if (n.find('.') != std::string::npos)
     throw ModelError("name '" + n + "' must not contain '.' (it separates channel names)");
-  if (name_taken(m, n)) throw ModelError("name '" + n + "' is already used (names are shared by "
-                                         "bodies, markers and elements; 'ground' and 'system' "
-                                         "are reserved)");
+  if (name_taken(m, n))
+    throw ModelError("name '" + n +
+                     "' is already used (names are shared by "
+                     "bodies, markers and elements; 'ground' and 'system' "
+                     "are reserved)");
 }
 
 void require_body(const Model& m, int b) {
@@ -81,13 +83,12 @@ void add_marker(Model& model, const std::string& name, int body, const Vec3& p_W
   model.markers.push_back({name, marker_at(model, body, p_W, Mat3::Identity())});
 }
 
-int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i,
-              int body_j, const Vec3& at_W, const Vec3& axis_W, const Vec3& axis2_W) {
+int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i, int body_j,
+              const Vec3& at_W, const Vec3& axis_W, const Vec3& axis2_W) {
   require_unique(model, name);
   require_body(model, body_i);
   require_body(model, body_j);
-  if (body_i == body_j)
-    throw ModelError("joint '" + name + "' connects a body to itself");
+  if (body_i == body_j) throw ModelError("joint '" + name + "' connects a body to itself");
   Mat3 Ri, Rj;
   using joints::JointType;
   if (type == JointType::kUniversal) {
@@ -129,8 +130,10 @@ int add_driver(Model& model, const std::string& name, const std::string& joint_n
     throw ModelError("driver '" + name + "': a rotation needs a revolute or cylindrical joint, '" +
                      joint_name + "' is " + joints::to_string(t));
   if (motion == Motion::kTranslation && !tra_ok)
-    throw ModelError("driver '" + name + "': a translation needs a prismatic or cylindrical "
-                     "joint, '" + joint_name + "' is " + joints::to_string(t));
+    throw ModelError("driver '" + name +
+                     "': a translation needs a prismatic or cylindrical "
+                     "joint, '" +
+                     joint_name + "' is " + joints::to_string(t));
   model.elements.push_back(std::make_unique<joints::JointDriver>(
       name, joint_name, motion, given, std::move(f), joint->marker_i(), joint->marker_j()));
   return static_cast<int>(model.elements.size()) - 1;
@@ -141,6 +144,83 @@ int add_element(Model& model, std::unique_ptr<Element> element) {
   require_body(model, element->body_i());
   require_body(model, element->body_j());
   model.elements.push_back(std::move(element));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+}  // namespace cs
+
+#include "clearsim/elements/contact/clearance_joints.hpp"
+
+namespace cs {
+
+namespace {
+void check_contact_law(const std::string& name, double e_n, double mu) {
+  if (!(e_n >= 0.0 && e_n <= 1.0))
+    throw ModelError("'" + name + "': restitution must be in [0, 1], found " + std::to_string(e_n));
+  if (!(mu >= 0.0) || !std::isfinite(mu))
+    throw ModelError("'" + name + "': friction must be ≥ 0, found " + std::to_string(mu));
+}
+}  // namespace
+
+int add_spherical_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                            const Vec3& at_W, const ClearanceParams& p) {
+  require_unique(model, name);
+  require_body(model, body_i);
+  require_body(model, body_j);
+  if (body_i == body_j) throw ModelError("joint '" + name + "' connects a body to itself");
+  if (!(p.clearance > 0.0) || !std::isfinite(p.clearance))
+    throw ModelError("'" + name + "': radial clearance must be positive");
+  if (!(p.asperity >= 0.0 && p.asperity < p.clearance))
+    throw ModelError("'" + name + "': asperity e0 must be in [0, clearance)");
+  if (!(p.contact_radius >= 0.0)) throw ModelError("'" + name + "': ball radius must be ≥ 0");
+  check_contact_law(name, p.restitution, p.friction);
+  model.elements.push_back(std::make_unique<contact::SphericalClearance>(
+      name, marker_at(model, body_i, at_W, Mat3::Identity()),
+      marker_at(model, body_j, at_W, Mat3::Identity()), p.clearance, p.asperity, p.restitution,
+      p.friction, p.contact_radius));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+int add_revolute_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                           const Vec3& at_W, const Vec3& axis_W, const Vec3& pin_axis_W,
+                           const ClearanceParams& p) {
+  require_unique(model, name);
+  require_body(model, body_i);
+  require_body(model, body_j);
+  if (body_i == body_j) throw ModelError("joint '" + name + "' connects a body to itself");
+  if (!(p.clearance > 0.0) || !std::isfinite(p.clearance))
+    throw ModelError("'" + name + "': radial clearance must be positive");
+  if (!(p.pin_length >= 0.0)) throw ModelError("'" + name + "': pin length must be ≥ 0");
+  if (!(p.contact_radius >= 0.0)) throw ModelError("'" + name + "': pin radius must be ≥ 0");
+  if (p.axial == 2 && !(p.axial_clearance > 0.0))
+    throw ModelError("'" + name + "': axial clearance must be positive");
+  check_contact_law(name, p.restitution, p.friction);
+  const Vec3 u = unit(axis_W, "joint '" + name + "': axis");
+  const Vec3 v = unit(pin_axis_W, "joint '" + name + "': pin_axis");
+  using Axial = contact::RevoluteClearance::Axial;
+  const Axial axial =
+      p.axial == 0 ? Axial::kFree : (p.axial == 1 ? Axial::kIdeal : Axial::kClearance);
+  model.elements.push_back(std::make_unique<contact::RevoluteClearance>(
+      name, marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
+      marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)), p.clearance, 0.5 * p.pin_length,
+      p.restitution, axial, p.axial_clearance, p.friction, p.contact_radius));
+  return static_cast<int>(model.elements.size()) - 1;
+}
+
+int add_sphere_plane(Model& model, const std::string& name, int plane_body, const Vec3& point_W,
+                     const Vec3& normal_W, int sphere_body, const Vec3& centre_W, double radius,
+                     double restitution, double friction) {
+  require_unique(model, name);
+  require_body(model, plane_body);
+  require_body(model, sphere_body);
+  if (plane_body == sphere_body) throw ModelError("contact '" + name + "' is on a single body");
+  if (!(radius >= 0.0) || !std::isfinite(radius))
+    throw ModelError("'" + name + "': radius must be ≥ 0");
+  check_contact_law(name, restitution, friction);
+  const Vec3 n = unit(normal_W, "contact '" + name + "': normal");
+  model.elements.push_back(std::make_unique<contact::SpherePlane>(
+      name, marker_at(model, plane_body, point_W, so3::frame_with_z_axis(n)),
+      marker_at(model, sphere_body, centre_W, Mat3::Identity()), radius, restitution, friction));
   return static_cast<int>(model.elements.size()) - 1;
 }
 

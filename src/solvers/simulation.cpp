@@ -24,15 +24,21 @@ double constraint_violation(const System& sys, const State& s) {
 }
 
 // Contact regime counters and the largest penetration after an accepted step.
-void count_contacts(const System& sys, const std::vector<ContactState>& before,
-                    const State& after, RunStats& st) {
+void count_contacts(const System& sys, const std::vector<ContactState>& before, const State& after,
+                    RunStats& st) {
   const int p = sys.num_gaps();
   if (p == 0) return;
   for (int j = 0; j < p; ++j) {
     switch (after.contact[j]) {
-      case ContactState::kOpen: ++st.open_steps; break;
-      case ContactState::kContact: ++st.contact_steps; break;
-      case ContactState::kImpact: ++st.impact_steps; break;
+      case ContactState::kOpen:
+        ++st.open_steps;
+        break;
+      case ContactState::kContact:
+        ++st.contact_steps;
+        break;
+      case ContactState::kImpact:
+        ++st.impact_steps;
+        break;
     }
     if (before[j] == ContactState::kOpen && after.contact[j] != ContactState::kOpen)
       ++st.contact_onsets;
@@ -171,8 +177,8 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
     SolveReport ra = solve_accelerations(sys, next, ls);
     if (!rv.ok || !ra.ok) {
       stats.ok = false;
-      stats.message = "kinematic analysis at t = " + std::to_string(t) + ": " + rv.message +
-                      ra.message;
+      stats.message =
+          "kinematic analysis at t = " + std::to_string(t) + ": " + rv.message + ra.message;
       return;
     }
     s = next;
@@ -186,12 +192,27 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
 }
 }  // namespace
 
+std::string incompatible_settings(const System& sys, const SolverSettings& st) {
+  if (sys.num_gaps() > 0 &&
+      (st.analysis != Analysis::kDynamic || st.integrator != IntegratorKind::kNsga)) {
+    return "the model has unilateral contacts (" + sys.describe_gap(0) +
+           (sys.num_gaps() > 1 ? ", ..." : "") +
+           "): they need a dynamic analysis with solver.integrator: nsga";
+  }
+  return {};
+}
+
 RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& observer, State& s,
                       std::vector<std::string>& notes) {
   const auto start = Clock::now();
   RunStats stats;
   const SolverSettings& st = settings.solver;
   const int every = std::max(1, settings.output.every);
+  if (const std::string why = incompatible_settings(sys, st); !why.empty()) {
+    stats.ok = false;
+    stats.message = why;
+    return stats;
+  }
   s = initial_state(sys, 0.0);
   SolveReport init = make_consistent(sys, s, st.newton_tol, notes);
   if (!init.ok) {
@@ -206,9 +227,10 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
     // Spectral radius of the algebraic mode is |α_m/(1 − α_m)|-like: without numerical
     // dissipation (α_m = α_f, γ = ½) index-3 multipliers grow (Cardona & Géradin 1989).
     if (std::abs(p.gamma - 0.5) < 1e-9) {
-      notes.push_back("index-3 constraints with a non-dissipative integrator (γ = ½, e.g. ρ∞ = 1 "
-                      "or trapezoidal) are unstable: the multipliers grow without bound. Use "
-                      "rho_inf < 1 or solver.formulation: stabilized");
+      notes.push_back(
+          "index-3 constraints with a non-dissipative integrator (γ = ½, e.g. ρ∞ = 1 "
+          "or trapezoidal) are unstable: the multipliers grow without bound. Use "
+          "rho_inf < 1 or solver.formulation: stabilized");
     }
   }
   if (st.analysis == Analysis::kKinematic && dof > 0) {

@@ -6,7 +6,11 @@
 //            <body>.rotation.x|y|z                                rotation vector log(R) [rad]
 //   markers  <marker>.position|velocity|acceleration.x|y|z        world frame
 //   elements <element>.<quantity>                                 as each element publishes
+//   contacts <element>.impulse|contact_force|contact_state[1|2…] (per gap; NSGA): Λ_N [N·s],
+//            Λ_N/h [N], regime 0 free flight / 1 contact / 2 impact
 //   system   system.kinetic_energy|potential_energy|total_energy [J],
+//            system.contact_onsets, system.impact_steps (counts so far),
+//            system.max_penetration (largest −g_N so far) [m],
 //            system.constraint_violation (‖Φ‖∞), system.velocity_violation (‖Bv + Φ_t‖∞),
 //            system.newton_iterations (of the last step), system.step_size [s]
 // A name without its last component (e.g. "slider.velocity") expands to all its components.

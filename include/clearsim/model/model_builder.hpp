@@ -45,3 +45,35 @@ int add_driver(Model& model, const std::string& name, const std::string& joint_n
 int add_element(Model& model, std::unique_ptr<Element> element);
 
 }  // namespace cs
+
+// --- contact geometry (treated as unilateral constraints by NSGA) -----------------------------
+namespace cs {
+
+struct ClearanceParams {
+  double clearance = 0.0;        // radial clearance c = R − r [m], > 0
+  double asperity = 0.0;         // spherical: e0 [m], 0 ≤ e0 < c (contact starts at e = c − e0)
+  double restitution = 0.0;      // Newton e_N ∈ [0, 1]
+  double friction = 0.0;         // Coulomb μ ≥ 0
+  double contact_radius = 0.0;   // ball or pin radius r [m] (where friction acts), ≥ 0
+  double pin_length = 0.0;       // revolute: L_pin ≥ 0 (two end spheres at ±L/2; 0: planar)
+  int axial = 0;                 // revolute: 0 free, 1 ideal, 2 thrust-face clearance
+  double axial_clearance = 0.0;  // revolute with axial = 2: c_ax > 0 [m]
+};
+
+// Spherical joint with clearance: housing centred at at_W on body_i, ball centred there on body_j.
+int add_spherical_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                            const Vec3& at_W, const ClearanceParams& p);
+
+// Revolute joint with clearance: bearing on body_i with axis axis_W through at_W; pin on body_j
+// centred at at_W with axis pin_axis_W (= axis_W unless there is an initial misalignment).
+int add_revolute_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                           const Vec3& at_W, const Vec3& axis_W, const Vec3& pin_axis_W,
+                           const ClearanceParams& p);
+
+// A sphere (centre centre_W on body_j, radius ≥ 0) and a plane (through point_W with normal
+// normal_W, on body_i).
+int add_sphere_plane(Model& model, const std::string& name, int plane_body, const Vec3& point_W,
+                     const Vec3& normal_W, int sphere_body, const Vec3& centre_W, double radius,
+                     double restitution, double friction);
+
+}  // namespace cs

@@ -36,6 +36,10 @@ class StepObserver {
   virtual void on_step(const State& /*s*/, const RunStats& /*stats*/) {}
 };
 
+// Why these settings cannot run this model (empty if they can): e.g. unilateral contacts need
+// the NSGA integrator.
+std::string incompatible_settings(const System& sys, const SolverSettings& settings);
+
 // Makes the initial state consistent (notes receive warnings such as removed redundant rows),
 // then runs settings.solver.analysis. Returns the final state through `s`.
 RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& observer, State& s,
