@@ -185,7 +185,8 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   integrate_configuration(s, hdq_, x);
 
   const bool modified = settings_.newton == NewtonMode::kModified;
-  if (modified && factored_h_ != h) factored_h_ = -1.0;
+  // The fixed-step loop computes h as target − t, so equal steps differ in the last bits.
+  if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
   double last_dx = INFINITY, prev_dx = INFINITY;
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
     const bool need_matrix = !modified || factored_h_ < 0.0;
