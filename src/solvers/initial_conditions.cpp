@@ -38,9 +38,10 @@ void assemble_mass_saddle(const System& sys, const std::vector<BodyKinematics>& 
   MatrixSink S = ls.begin();
   sys.mass(S);
   sys.constraints(kin, t, nullptr, S.shifted(n, 0), nullptr, nullptr);
-  // Bᵀ block: evaluate B into the lower-left, then mirror. For the dense path write it directly.
-  MatX B = MatX::Zero(sys.num_constraints(), n);
+  // Bᵀ block: the transpose of what was written below the mass (dense: a small matrix; sparse:
+  // its triplets — never a dense m × n matrix for a large model).
   if (sys.num_constraints() > 0 && !ls.is_sparse()) {
+    MatX B = MatX::Zero(sys.num_constraints(), n);
     sys.constraints(kin, t, nullptr, MatrixSink(&B), nullptr, nullptr);
     S.add_block(0, n, B.transpose());
     return;

@@ -12,15 +12,6 @@
 namespace cs {
 
 namespace {
-using Triplets = std::vector<Eigen::Triplet<double>>;
-using Sparse = Eigen::SparseMatrix<double>;
-
-Sparse to_sparse(const Triplets& t, int rows, int cols) {
-  Sparse S(rows, cols);
-  S.setFromTriplets(t.begin(), t.end());
-  return S;
-}
-
 // A velocity below which a closing contact is "in contact" rather than "impacting" [m/s].
 constexpr double kImpactSpeed = 1e-4;
 }  // namespace
@@ -28,29 +19,36 @@ constexpr double kImpactSpeed = 1e-4;
 NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations)
     : sys_(sys), tol_(tol), max_iterations_(max_iterations) {
   const int N = sys.num_dofs() + sys.num_constraints() + sys.num_gaps();
-  ls_.resize(N, use_sparse(N, LinearSolverKind::kAuto));
+  for (Factorization* f : {&pos_, &vel_}) f->ls.resize(N, use_sparse(N, LinearSolverKind::kAuto));
 }
 
-void NonsmoothCorrection::assemble(const std::vector<BodyKinematics>& kin, double t,
-                                   const std::vector<char>& active) {
+void NonsmoothCorrection::jacobians(const std::vector<BodyKinematics>& kin, double t) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
-  Triplets tB, tG;
-  sys_.constraints(kin, t, nullptr, MatrixSink(&tB), nullptr, nullptr);
-  sys_.gaps(kin, t, nullptr, MatrixSink(&tG));
-  MatrixSink S = ls_.begin();
+  B_.setZero(m, n);
+  G_.setZero(p, n);
+  sys_.constraints(kin, t, nullptr, MatrixSink(&B_), nullptr, nullptr);
+  sys_.gaps(kin, t, nullptr, MatrixSink(&G_));
+}
+
+bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& active) {
+  // [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] with identity rows for the inactive gaps (ν_j = 0 or Λ_j = 0),
+  // from the current B_ and G_.
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  MatrixSink S = f.ls.begin();
   sys_.mass(S);
-  for (const auto& e : tB) {
-    S.add(e.col(), n + e.row(), e.value());  // Bᵀ
-    S.add(n + e.row(), e.col(), e.value());  // B
+  S.add_block(0, n, B_.transpose());
+  S.add_block(n, 0, B_);
+  S.add_block(0, n + m, -G_.transpose());
+  for (int j = 0; j < p; ++j) {
+    if (active[j]) {
+      S.add_block(n + m + j, 0, G_.row(j));
+    } else {
+      S.add(n + m + j, n + m + j, 1.0);
+    }
   }
-  for (const auto& e : tG) {
-    S.add(e.col(), n + m + e.row(), -e.value());                      // −Gᵀ (every gap)
-    if (active[e.row()]) S.add(n + m + e.row(), e.col(), e.value());  // G_j for active j
-  }
-  for (int j = 0; j < p; ++j)
-    if (!active[j]) S.add(n + m + j, n + m + j, 1.0);  // ν_j = 0 (or Λ_j = 0)
-  B_ = MatX(to_sparse(tB, m, n));
-  G_ = MatX(to_sparse(tG, p, n));
+  f.active = active;
+  f.valid = f.ls.factorize();
+  return f.valid;
 }
 
 NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
@@ -77,28 +75,13 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
   std::vector<char> active(p, 0), previous(p, 2);
   phi_.resize(m);
   g_.resize(p);
+  double last = INFINITY;
   for (int it = 0;; ++it) {
     sys_.gather(x, kin_);
     sys_.constraints(kin_, x.t, &phi_, MatrixSink(), nullptr, nullptr);
     if (p > 0) sys_.gaps(kin_, x.t, &g_, MatrixSink());
-    if (it == 0) {
-      // Effective contact masses r_j = 1/(G_j M⁻¹ G_jᵀ) at the start of the correction.
-      Triplets tG;
-      sys_.gaps(kin_, x.t, nullptr, MatrixSink(&tG));
-      const MatX G = MatX(to_sparse(tG, p, n));
-      r_eff_.resize(p);
-      for (int j = 0; j < p; ++j) {
-        double w = 0.0;
-        for (int b = 0; b < sys_.model().num_bodies(); ++b) {
-          const Body& body = sys_.model().bodies[b];
-          w += G.row(j).segment<3>(6 * b).squaredNorm() / body.mass;
-          const auto gr = G.row(j).segment<3>(6 * b + 3).transpose();
-          w += gr.dot(body.inertia_B.ldlt().solve(gr));
-        }
-        r_eff_(j) = w > 0.0 ? 1.0 / w : 1.0;
-      }
-    }
     // Active set by the max rule: ν_j − r_j g_j ≥ 0.
+    if (it == 0) effective_masses(kin_, x.t);
     for (int j = 0; j < p; ++j) active[j] = (nu_N(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
     double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     for (int j = 0; j < p; ++j)
@@ -121,22 +104,51 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
       return false;
     }
     previous = active;
-    assemble(kin_, x.t, active);
-    if (!ls_.factorize()) {
-      rep.ok = false;
-      rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t);
-      return false;
+    jacobians(kin_, x.t);
+    // The factorization is reused across iterations and steps while the active set is the
+    // same and the iteration contracts; the residuals below are exact, so this only changes
+    // the convergence rate, not the solution.
+    const bool slow = it >= 2 && worst > 0.5 * last;
+    if (!pos_.valid || pos_.active != active || slow) {
+      if (!factor(pos_, active)) {
+        rep.ok = false;
+        rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t);
+        return false;
+      }
+      ++rep.factorizations;
     }
+    last = worst;
     // Residuals: M U + Bᵀν_B − Gᵀν_N, Φ, and g_j (active) or ν_j (inactive).
     sys_.mass_times(U, MU);
     rhs.head(n) = -(MU + B_.transpose() * nu_B - G_.transpose() * nu_N);
     rhs.segment(n, m) = -phi_;
     for (int j = 0; j < p; ++j) rhs(n + m + j) = active[j] ? -g_(j) : -nu_N(j);
-    ls_.solve(rhs);
+    pos_.ls.solve(rhs);
     U += rhs.head(n);
     nu_B += rhs.segment(n, m);
     nu_N += rhs.tail(p);
     integrate_configuration(base, U, x);
+  }
+}
+
+void NonsmoothCorrection::effective_masses(const std::vector<BodyKinematics>& kin, double t) {
+  // r_j = 1/(G_j M⁻¹ G_jᵀ), the effective mass of contact j.
+  const int p = sys_.num_gaps();
+  jacobians(kin, t);
+  r_eff_.resize(p);
+  const Model& model = sys_.model();
+  if (inv_inertia_.size() != model.bodies.size()) {
+    inv_inertia_.clear();
+    for (const Body& b : model.bodies) inv_inertia_.push_back(b.inertia_B.inverse());
+  }
+  for (int j = 0; j < p; ++j) {
+    double w = 0.0;
+    for (int b = 0; b < model.num_bodies(); ++b) {
+      w += G_.row(j).segment<3>(6 * b).squaredNorm() / model.bodies[b].mass;
+      const Vec3 gr = G_.row(j).segment<3>(6 * b + 3).transpose();
+      w += gr.dot(inv_inertia_[b] * gr);
+    }
+    r_eff_(j) = w > 0.0 ? 1.0 / w : 1.0;
   }
 }
 
@@ -149,47 +161,67 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
   if (p > 0) {
     std::vector<BodyKinematics> kin_prev;
     sys_.gather(prev, kin_prev);
-    Triplets tG;
-    sys_.gaps(kin_prev, prev.t, nullptr, MatrixSink(&tG));
-    gdot_pre = to_sparse(tG, p, n) * prev.v;
+    MatX Gp = MatX::Zero(p, n);
+    sys_.gaps(kin_prev, prev.t, nullptr, MatrixSink(&Gp));
+    gdot_pre = Gp * prev.v;
   }
   sys_.gather(x, kin_);
   phi_t_.resize(m);
   sys_.constraints(kin_, x.t, nullptr, MatrixSink(), &phi_t_, nullptr);
+  jacobians(kin_, x.t);  // B and G at q_{n+1}
   // Candidates: contacts the smooth motion closed. Start with those approaching.
   std::vector<char> candidate(p, 0), active(p, 0), previous;
-  VecX Lambda = VecX::Zero(p), rhs(n + m + p);
   for (int j = 0; j < p; ++j) candidate[j] = g_tilde(j) <= 0.0 || x.nu(j) > 0.0;
   const VecX v_smooth = x.v;
-  // G at q_{n+1} (assemble() refreshes B_ and G_).
-  assemble(kin_, x.t, active);
   VecX gdot = G_ * v_smooth;
   for (int j = 0; j < p; ++j) active[j] = candidate[j] && (gdot(j) + e(j) * gdot_pre(j) < 0.0);
+  // Linear in (W, μ, Λ) for a given active set; solved by iterations on exact residuals with a
+  // factorization reused across steps while the active set is the same (refreshed when the
+  // iteration stalls), then the active set is updated by the max rule.
+  VecX W = VecX::Zero(n), mu_B = VecX::Zero(m), Lambda = VecX::Zero(p), rhs(n + m + p), MW(n);
+  double last = INFINITY;
   int it = 0;
   for (;; ++it) {
-    assemble(kin_, x.t, active);
-    if (!ls_.factorize()) {
+    const VecX v = v_smooth + W;
+    sys_.mass_times(W, MW);
+    rhs.head(n) = -(MW + B_.transpose() * mu_B - G_.transpose() * Lambda);
+    rhs.segment(n, m) = -(B_ * v + phi_t_);
+    gdot = G_ * v;
+    for (int j = 0; j < p; ++j)
+      rhs(n + m + j) = active[j] ? -(gdot(j) + e(j) * gdot_pre(j)) : -Lambda(j);
+    const double residual = rhs.lpNorm<Eigen::Infinity>();
+    if (residual <= tol_ && it > 0) {
+      previous = active;
+      for (int j = 0; j < p; ++j) {
+        if (!candidate[j]) continue;
+        const double law = gdot(j) + e(j) * gdot_pre(j);
+        active[j] = (Lambda(j) - r_eff_(j) * law >= 0.0) && (Lambda(j) > 0.0 || law < 0.0);
+      }
+      if (active == previous) break;
+      last = INFINITY;
+      continue;
+    }
+    if (it >= 4 * max_iterations_ || !std::isfinite(residual)) {
       rep.ok = false;
-      rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t);
+      rep.message = "velocity jump did not converge at t = " + std::to_string(x.t);
       return false;
     }
-    rhs.setZero();
-    rhs.segment(n, m) = -(B_ * v_smooth + phi_t_);
-    for (int j = 0; j < p; ++j)
-      if (active[j]) rhs(n + m + j) = -(G_.row(j).dot(v_smooth) + e(j) * gdot_pre(j));
-    ls_.solve(rhs);
-    x.v = v_smooth + rhs.head(n);
-    Lambda = rhs.tail(p);
-    // Primal–dual active-set update (the max rule of reference.md §1.4).
-    gdot = G_ * x.v;
-    previous = active;
-    for (int j = 0; j < p; ++j) {
-      if (!candidate[j]) continue;
-      const double law = gdot(j) + e(j) * gdot_pre(j);
-      active[j] = (Lambda(j) - r_eff_(j) * law >= 0.0) && (Lambda(j) > 0.0 || law < 0.0);
+    const bool slow = residual > 0.25 * last;
+    if (!vel_.valid || vel_.active != active || slow) {
+      if (!factor(vel_, active)) {
+        rep.ok = false;
+        rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t);
+        return false;
+      }
+      ++rep.factorizations;
     }
-    if (active == previous || it >= max_iterations_) break;
+    last = residual;
+    vel_.ls.solve(rhs);
+    W += rhs.head(n);
+    mu_B += rhs.segment(n, m);
+    Lambda += rhs.tail(p);
   }
+  x.v = v_smooth + W;
   rep.velocity_iterations = it + 1;
   x.Lambda = Lambda;
   if (sys_.has_friction()) {

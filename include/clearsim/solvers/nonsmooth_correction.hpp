@@ -24,6 +24,7 @@ struct NonsmoothReport {
   bool ok = true;
   int position_iterations = 0;
   int velocity_iterations = 0;
+  int factorizations = 0;
   std::string message;
 };
 
@@ -48,13 +49,22 @@ class NonsmoothCorrection {
   // (then the contact slips). Without it the smooth step lets a sticking body creep by O(h²)
   // per step under a tangential load.
   void hold_sticking(const State& prev, State& x);
-  // [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] with identity rows for inactive gaps, at configuration kin.
-  void assemble(const std::vector<BodyKinematics>& kin, double t, const std::vector<char>& active);
+  // A factorised [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] and the active set it was built for.
+  struct Factorization {
+    LinearSystem ls;
+    std::vector<char> active;
+    bool valid = false;
+  };
+  // B_ and G_ at configuration kin.
+  void jacobians(const std::vector<BodyKinematics>& kin, double t);
+  bool factor(Factorization& f, const std::vector<char>& active);
+  void effective_masses(const std::vector<BodyKinematics>& kin, double t);
 
   const System& sys_;
   double tol_;
   int max_iterations_;
-  LinearSystem ls_;
+  Factorization pos_, vel_;
+  std::vector<Mat3> inv_inertia_;
   std::vector<BodyKinematics> kin_;
   MatX B_, G_;
   VecX phi_, phi_t_, g_, r_eff_;
