@@ -1,6 +1,7 @@
 #include "clearsim/assembly/system.hpp"
 
 #include <Eigen/QR>
+#include <Eigen/SparseLU>
 #include <Eigen/SparseQR>
 #include <cmath>
 #include <sstream>
@@ -195,6 +196,27 @@ double System::potential_energy(const std::vector<BodyKinematics>& kin, double t
   return V;
 }
 
+bool System::saddle_is_regular(const std::vector<Eigen::Triplet<double>>& tB) const {
+  const int n = num_dofs(), N = n + num_rows_;
+  std::vector<Eigen::Triplet<double>> t;
+  mass(MatrixSink(&t));
+  for (const auto& e : tB) {
+    t.emplace_back(n + e.row(), e.col(), e.value());
+    t.emplace_back(e.col(), n + e.row(), e.value());
+  }
+  Eigen::SparseMatrix<double> S(N, N);
+  S.setFromTriplets(t.begin(), t.end());
+  S.makeCompressed();
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
+  lu.compute(S);
+  if (lu.info() != Eigen::Success) return false;
+  // A nearly singular matrix can factor "successfully"; check a solve with a known answer.
+  const VecX x = VecX::LinSpaced(N, 1.0, 2.0);
+  const VecX b = S * x;
+  const VecX y = lu.solve(b);
+  return y.allFinite() && (y - x).lpNorm<Eigen::Infinity>() <= 1e-6;
+}
+
 std::vector<std::string> System::remove_redundant_rows(const State& s) {
   std::vector<std::string> messages;
   for (auto& r : rows_) r.removed.assign(r.count, false);
@@ -221,12 +243,18 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
   } else {
     std::vector<Eigen::Triplet<double>> tr;
     constraints(kin, s.t, nullptr, MatrixSink(&tr), nullptr, nullptr);
+    // Sparse QR of a large Bᵀ is slow (its fill-in grows fast with loops); most large models
+    // have no redundancy, which a sparse LU of [M Bᵀ; B 0] shows in the time of one step: it
+    // is regular exactly when B has full row rank. Only a failed (or inaccurate) LU goes on
+    // to the rank-revealing QR.
+    if (saddle_is_regular(tr)) return messages;
     VecX norm2 = VecX::Zero(num_rows_);
     for (const auto& e : tr) norm2(e.row()) += e.value() * e.value();
     std::vector<Eigen::Triplet<double>> trT;
     trT.reserve(tr.size());
     for (const auto& e : tr)
-      if (norm2(e.row()) > 0) trT.emplace_back(e.col(), e.row(), e.value() / std::sqrt(norm2(e.row())));
+      if (norm2(e.row()) > 0)
+        trT.emplace_back(e.col(), e.row(), e.value() / std::sqrt(norm2(e.row())));
     Eigen::SparseMatrix<double> Bt(num_dofs(), num_rows_);
     Bt.setFromTriplets(trT.begin(), trT.end());
     Bt.makeCompressed();

@@ -121,7 +121,6 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
   std::vector<BodyKinematics> kin;
   sys.gather(s, kin);
   VecX phi_t = VecX::Zero(m);
-  MatX B = MatX::Zero(m, n);
   // Prescribed body velocities as extra rows P v = p.
   std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> prow;
   std::vector<Vec3> ptarget;
@@ -166,6 +165,7 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
   // With prescribed components: keep every joint row; add the prescribed rows that are
   // independent of the joints (rows that only repeat what a joint already imposes are dropped
   // and checked afterwards). Dense: this runs once, on models that prescribe velocities.
+  MatX B = MatX::Zero(m, n);
   sys.constraints(kin, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
   const int np = 3 * static_cast<int>(prow.size());
   MatX P(np, n);

@@ -81,6 +81,8 @@ class System {
 
  private:
   void layout();
+  // True if [M Bᵀ; B 0] (B given as triplets) factors accurately: B has full row rank.
+  bool saddle_is_regular(const std::vector<Eigen::Triplet<double>>& tB) const;
   struct ElementRows {
     int count = 0;
     std::vector<int> global;  // local row → global row or −1
