@@ -128,6 +128,10 @@ int run(const RunOptions& o) {
   cs::System sys(lm.model);
   std::unique_ptr<cs::ChannelSet> channels = resolve_channels(lm, sys);
   if (!channels) return 1;
+  if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
+    std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
+    return 1;
+  }
   std::string out = o.out;
   if (out.empty()) out = lm.run.output.file;
   if (out.empty()) out = std::filesystem::path(o.model).stem().string() + ".csv";

@@ -28,9 +28,13 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
       out.emplace_back(n + ".velocity." + ax, [b, c](const State&, const RunStats&, const auto& k) {
         return k[b].v_W(c);
       });
-      out.emplace_back(
-          n + ".acceleration." + ax,
-          [b, c](const State& s, const RunStats&, const auto&) { return s.vdot(6 * b + c); });
+      // With NSGA the mean acceleration over the step includes the velocity jump: v̇ + W/h.
+      out.emplace_back(n + ".acceleration." + ax, [b, c](const State& s, const RunStats& st,
+                                                         const auto&) {
+        const double jump =
+            (st.last_step > 0.0 && s.v_jump.size() > 0) ? s.v_jump(6 * b + c) / st.last_step : 0.0;
+        return s.vdot(6 * b + c) + jump;
+      });
       out.emplace_back(n + ".angular_velocity." + ax,
                        [b, c](const State&, const RunStats&, const auto& k) {
                          return (k[b].R_WB * k[b].w_B)(c);

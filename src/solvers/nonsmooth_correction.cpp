@@ -222,6 +222,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
     Lambda += rhs.tail(p);
   }
   x.v = v_smooth + W;
+  x.v_jump = W;
   rep.velocity_iterations = it + 1;
   x.Lambda = Lambda;
   if (sys_.has_friction()) {

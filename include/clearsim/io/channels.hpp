@@ -2,6 +2,7 @@
 // evaluated at output points without string work.
 //
 //   bodies   <body>.position|velocity|acceleration.x|y|z         centre of mass, world frame
+//            (with NSGA the acceleration is the step's mean, v̇ + W/h, impulses included)
 //            <body>.angular_velocity|angular_acceleration.x|y|z   world frame
 //            <body>.rotation.x|y|z                                rotation vector log(R) [rad]
 //   markers  <marker>.position|velocity|acceleration.x|y|z        world frame

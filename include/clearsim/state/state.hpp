@@ -26,6 +26,7 @@ struct State {
   VecX lambda;               // constraint multipliers, one per independent constraint row
   VecX nu;                   // per gap: position-correction multiplier ν_N [kg·m]
   VecX Lambda;               // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
+  VecX v_jump;               // 6·nb: NSGA velocity jump W of the last step (0 otherwise)
   std::vector<ContactState> contact;  // per gap: regime over the last step
   std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
 
@@ -35,6 +36,7 @@ struct State {
     v = VecX::Zero(6 * num_bodies);
     vdot = VecX::Zero(6 * num_bodies);
     a = VecX::Zero(6 * num_bodies);
+    v_jump = VecX::Zero(6 * num_bodies);
     lambda = VecX::Zero(num_multipliers);
   }
   void resize_gaps(int num_gaps) {
