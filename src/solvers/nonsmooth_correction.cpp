@@ -23,11 +23,16 @@ NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_
 }
 
 void NonsmoothCorrection::jacobians(const std::vector<BodyKinematics>& kin, double t) {
+  // One pass over the elements gives Φ, Φ_t, B and g, G together (a kernel computes all of
+  // them at once, so separate passes would pay twice).
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
   B_.setZero(m, n);
   G_.setZero(p, n);
-  sys_.constraints(kin, t, nullptr, MatrixSink(&B_), nullptr, nullptr);
-  sys_.gaps(kin, t, nullptr, MatrixSink(&G_));
+  phi_.resize(m);
+  phi_t_.resize(m);
+  g_.resize(p);
+  sys_.constraints(kin, t, &phi_, MatrixSink(&B_), &phi_t_, nullptr);
+  if (p > 0) sys_.gaps(kin, t, &g_, MatrixSink(&G_));
 }
 
 bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& active) {
@@ -78,10 +83,9 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
   double last = INFINITY;
   for (int it = 0;; ++it) {
     sys_.gather(x, kin_);
-    sys_.constraints(kin_, x.t, &phi_, MatrixSink(), nullptr, nullptr);
-    if (p > 0) sys_.gaps(kin_, x.t, &g_, MatrixSink());
-    // Active set by the max rule: ν_j − r_j g_j ≥ 0.
-    if (it == 0) effective_masses(kin_, x.t);
+    jacobians(kin_, x.t);
+    // Active set by the max rule: ν_j − r_j g_j ≥ 0 (r_j > 0, so at ν = 0 it is g_j ≤ 0).
+    if (it == 0) effective_masses();
     for (int j = 0; j < p; ++j) active[j] = (nu_N(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
     double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     for (int j = 0; j < p; ++j)
@@ -104,7 +108,6 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
       return false;
     }
     previous = active;
-    jacobians(kin_, x.t);
     // The factorization is reused across iterations and steps while the active set is the
     // same and the iteration contracts; the residuals below are exact, so this only changes
     // the convergence rate, not the solution.
@@ -131,10 +134,9 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
   }
 }
 
-void NonsmoothCorrection::effective_masses(const std::vector<BodyKinematics>& kin, double t) {
-  // r_j = 1/(G_j M⁻¹ G_jᵀ), the effective mass of contact j.
+void NonsmoothCorrection::effective_masses() {
+  // r_j = 1/(G_j M⁻¹ G_jᵀ), the effective mass of contact j, from the current G_.
   const int p = sys_.num_gaps();
-  jacobians(kin, t);
   r_eff_.resize(p);
   const Model& model = sys_.model();
   if (inv_inertia_.size() != model.bodies.size()) {
@@ -158,7 +160,9 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
   const VecX& e = sys_.restitution();
   // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n.
   VecX gdot_pre = VecX::Zero(p);
-  if (p > 0) {
+  if (p > 0 && prev.gdot_N.size() == p) {
+    gdot_pre = prev.gdot_N;  // G(q_n) v_n, kept from the previous step
+  } else if (p > 0) {
     std::vector<BodyKinematics> kin_prev;
     sys_.gather(prev, kin_prev);
     MatX Gp = MatX::Zero(p, n);
@@ -166,9 +170,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
     gdot_pre = Gp * prev.v;
   }
   sys_.gather(x, kin_);
-  phi_t_.resize(m);
-  sys_.constraints(kin_, x.t, nullptr, MatrixSink(), &phi_t_, nullptr);
-  jacobians(kin_, x.t);  // B and G at q_{n+1}
+  jacobians(kin_, x.t);  // Φ_t, B and G at q_{n+1}
   // Candidates: contacts the smooth motion closed. Start with those approaching.
   std::vector<char> candidate(p, 0), active(p, 0), previous;
   for (int j = 0; j < p; ++j) candidate[j] = g_tilde(j) <= 0.0 || x.nu(j) > 0.0;
@@ -232,8 +234,9 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
     if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
     Lambda = x.Lambda;
   }
-  // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted.
-  sys_.gaps(kin_, x.t, &g_, MatrixSink());
+  // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted. g_ and G_
+  // are those of q_{n+1}; G v_{n+1} is the next step's pre-impact normal velocity.
+  x.gdot_N = G_ * x.v;
   for (int j = 0; j < p; ++j) {
     const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0;
     if (!closed) {

@@ -55,10 +55,10 @@ class NonsmoothCorrection {
     std::vector<char> active;
     bool valid = false;
   };
-  // B_ and G_ at configuration kin.
+  // Φ, Φ_t, B and g, G at configuration kin (into phi_, phi_t_, B_, g_, G_).
   void jacobians(const std::vector<BodyKinematics>& kin, double t);
   bool factor(Factorization& f, const std::vector<char>& active);
-  void effective_masses(const std::vector<BodyKinematics>& kin, double t);
+  void effective_masses();
 
   const System& sys_;
   double tol_;

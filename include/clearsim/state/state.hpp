@@ -27,6 +27,7 @@ struct State {
   VecX nu;                   // per gap: position-correction multiplier ν_N [kg·m]
   VecX Lambda;               // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
   VecX v_jump;               // 6·nb: NSGA velocity jump W of the last step (0 otherwise)
+  VecX gdot_N;               // per gap: normal velocity G v after the last step [m/s]
   std::vector<ContactState> contact;  // per gap: regime over the last step
   std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
 
