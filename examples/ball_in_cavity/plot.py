@@ -10,13 +10,11 @@ RESULTS_DIR and prints their names, then the numbers checked in the README:
   energy.png             kinetic energy and angular momentum about the cavity centre against
                          their exact values; contact force (e = 0) and impact count (e = 1)
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import read_results, results_dir, save, clearance_circle  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -28,22 +26,6 @@ PUSH = np.array([-160.0, -80.0, 80.0])  # push at t = 0 [N], fading to 0 at T_PU
 # Velocity once the push is over: v0 + (impulse of a smooth step = F0·T/2)/m.
 V_AFTER = V0 + PUSH * T_PUSH / 2.0 / MASS
 E_AFTER = 0.5 * MASS * V_AFTER @ V_AFTER   # 7.5 mJ
-
-
-def read_results(folder, stem="results"):
-    path = os.path.join(folder, stem + ".csv")
-    if not os.path.exists(path):
-        return None
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
 
 
 def vectors(d):
@@ -63,14 +45,11 @@ def plane_basis(L):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
-    runs = [("e = 1 (model.yaml)", read_results(folder), "tab:blue"),
-            ("e = 0 (plastic.yaml)", read_results(folder, "plastic"), "tab:red")]
+    folder = results_dir()
+    runs = [("e = 1 (model.yaml)", read_results(folder, missing_ok=True), "tab:blue"),
+            ("e = 0 (plastic.yaml)", read_results(folder, "plastic", missing_ok=True), "tab:red")]
     runs = [r for r in runs if r[1] is not None]
     written = []
-    phi = np.linspace(0, 2 * np.pi, 361)
 
     # 1. Orbit projections.
     fig, axs = plt.subplots(len(runs), 4, figsize=(16, 4.3 * len(runs)), squeeze=False)
@@ -85,8 +64,7 @@ def main():
                  ("e₁", "e₂ (orbit plane, normal L)", x @ e1, x @ e2)]
         for col, (a, b, p, q) in enumerate(views):
             ax = axs[row, col]
-            ax.plot(C * 1e3 * np.cos(phi), C * 1e3 * np.sin(phi), color="black", lw=1.0,
-                    label="clearance sphere, radius c = 0.5 mm")
+            clearance_circle(ax, C, lw=1.0, label="clearance sphere, radius c = 0.5 mm")
             push = t <= T_PUSH
             ax.plot(p[push] * 1e3, q[push] * 1e3, color="tab:green", lw=1.6,
                     label="0–4 ms: during the push")

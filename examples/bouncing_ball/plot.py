@@ -9,13 +9,11 @@ RESULTS_DIR and prints their names, then a few checked numbers:
                               impact times and the Zeno time t_inf = 8.579 s
   apex_ratio.png              measured apex ratio h_k / h_{k-1} against e², and the apex error
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -26,20 +24,6 @@ E = 0.9             # restitution
 T1 = np.sqrt(2.0 * H0 / G)          # first impact, 0.4515 s
 V1 = np.sqrt(2.0 * G * H0)          # first impact speed, 4.429 m/s
 T_INF = T1 * (1.0 + E) / (1.0 - E)  # Zeno time, 8.579 s
-
-
-def read_results(folder, stem="results"):
-    path = os.path.join(folder, stem + ".csv")
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
 
 
 def analytic(n):
@@ -66,9 +50,7 @@ def measured_apexes(t, z, v):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
     t, z, v = d["time"], d["floor.gap"], d["ball.velocity.z"]
     apex = measured_apexes(t, z, v)

@@ -10,53 +10,25 @@ RESULTS_DIR and prints their names, then the numbers quoted in the README:
   journal_orbit.png    journal-centre orbit in the bearing (rod_slider.journal1.x/y, bearing frame
                        on the rod) with the clearance circle, and the contact state and force
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import CRANK_OMEGA, STATE_STYLE, clearance_circle, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-R, L = 0.05, 0.12                   # crank and rod lengths [m] (reference.md §6a)
-OMEGA = 523.5987756                 # 5000 rpm [rad/s]
+OMEGA = CRANK_OMEGA                 # 5000 rpm [rad/s]; crank 0.05 m, rod 0.12 m (reference.md §6a)
 PERIOD = 2.0 * np.pi / OMEGA        # 12.0 ms
 C = 0.5e-3                          # radial clearance [m]
-STATE_STYLE = {0: ("free flight", "tab:gray"), 1: ("contact", "tab:blue"),
-               2: ("impact", "tab:red")}
 REF_STYLE = dict(lw=1.2, color="black", zorder=3, label="ideal joints (closed form, §8.1)")
 
 
-def read_results(folder, stem="results"):
-    path = os.path.join(folder, stem + ".csv")
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
-
-
-def slider_velocity(theta):
-    """Slider velocity at crank angle theta (reference.md §8.1)."""
-    sn, cs = np.sin(theta), np.cos(theta)
-    s = np.sqrt(L * L - R * R * sn * sn)
-    return -R * OMEGA * sn - R * R * OMEGA * sn * cs / s
-
-
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
     t, v = d["time"], d["slider.velocity.x"]
-    v_ref = slider_velocity(OMEGA * t)
+    _, v_ref, _ = slider_closed_form(OMEGA * t)
     st = d["rod_slider.contact_state"]
     written = []
 
@@ -64,7 +36,7 @@ def main():
     fig = plt.figure(figsize=(13, 9))
     gs = fig.add_gridspec(2, 2)
     tt = np.linspace(0.0, t[-1], 40001)
-    vr = slider_velocity(OMEGA * tt)
+    _, vr, _ = slider_closed_form(OMEGA * tt)
     for col, (t0, t1, what) in enumerate([(0.0, 3 * PERIOD, "first three revolutions"),
                                            (t[-1] - 3 * PERIOD, t[-1], "last three revolutions")]):
         ax = fig.add_subplot(gs[0, col])
@@ -94,9 +66,7 @@ def main():
     fig = plt.figure(figsize=(14, 7))
     gs = fig.add_gridspec(2, 2, width_ratios=[1, 1.5])
     ax = fig.add_subplot(gs[:, 0])
-    phi = np.linspace(0, 2 * np.pi, 361)
-    ax.plot(C * 1e3 * np.cos(phi), C * 1e3 * np.sin(phi), color="black", lw=1.2,
-            label="clearance circle, c = 0.5 mm")
+    clearance_circle(ax, C)
     jx, jy = d["rod_slider.journal1.x"] * 1e3, d["rod_slider.journal1.y"] * 1e3
     ax.plot(jx, jy, color="tab:gray", lw=0.4, alpha=0.8)
     for s_, (name, color) in STATE_STYLE.items():

@@ -12,13 +12,11 @@ RESULTS_DIR and prints their names:
   coupler_curves.png              paths of the crank pin A, coupler centre and coupler pin B,
                                   with the linkage drawn at both dead centres
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -34,14 +32,6 @@ THETA4_EXT, THETA4_FOLD = 82.06, 143.58                 # reference.md §8.7 [de
 
 SIM_STYLE = dict(ls="none", marker="o", ms=2.5, color="tab:blue", label="clearsim")
 REF_STYLE = dict(lw=1.0, color="black", zorder=3, label="closed-form position analysis")
-
-
-def read_results(folder):
-    path = os.path.join(folder, "results.csv")
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
 
 
 def positions(theta2):
@@ -87,16 +77,8 @@ def closed_form(theta2):
     return interp(th4u), interp(w4), interp(al4), interp(torque), interp(ke)
 
 
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
-
-
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
     t = d["time"]
     theta2 = THETA2_0 + OMEGA * t

@@ -11,47 +11,26 @@ RESULTS_DIR and prints their names:
   phase_plot.png          slider velocity-acceleration map
   energy_constraints.png  kinetic energy against its closed form, and the constraint violation
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import CRANK_OMEGA, CRANK_R, ROD_L, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 # Mechanism data (model.yaml; reference.md §6a/§6b).
-R, L = 0.05, 0.12                   # crank and rod lengths [m]
+R, L = CRANK_R, ROD_L               # crank and rod lengths [m]: 0.05, 0.12
 M_CRANK, J_CRANK = 0.30, 1.0e-5     # [kg], [kg·m²]
 M_ROD, J_ROD = 0.21, 2.5e-4
 M_SLIDER = 0.14
-OMEGA = 523.5987756                 # 5000 rpm [rad/s]
+OMEGA = CRANK_OMEGA                 # 5000 rpm [rad/s]
 PERIOD = 2.0 * np.pi / OMEGA        # 12.0 ms
 TORQUE_PEAK_REF = 138.5             # reference.md §6a [N·m]
 FORCE_MIN_REF, FORCE_MAX_REF = 434.0, 2719.0  # reference.md §6a, rod-slider joint force [N]
 
 SIM_STYLE = dict(ls="none", marker="o", ms=2.5, color="tab:blue", label="clearsim")
 REF_STYLE = dict(lw=1.0, color="black", zorder=3, label="closed form (reference.md §8.1)")
-
-
-def read_results(folder):
-    path = os.path.join(folder, "results.csv")
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def slider_closed_form(theta):
-    """x, v, a of the slider at crank angle theta (reference.md §8.1)."""
-    sn, cs = np.sin(theta), np.cos(theta)
-    s = np.sqrt(L * L - R * R * sn * sn)
-    x = R * cs + s
-    v = -R * OMEGA * sn - R * R * OMEGA * sn * cs / s
-    a = -R * OMEGA**2 * cs - R * R * OMEGA**2 * (
-        (cs * cs - sn * sn) * s * s + R * R * sn * sn * cs * cs) / s**3
-    return x, v, a
 
 
 def rigid_body_loads(theta):
@@ -92,9 +71,7 @@ def rigid_body_loads(theta):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
     t = d["time"]
     theta = OMEGA * t
@@ -209,12 +186,6 @@ def main():
 
     for name in written:
         print(name)
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
 
 
 if __name__ == "__main__":

@@ -8,13 +8,11 @@ RESULTS_DIR and prints their names:
   energy.png                kinetic, potential and total energy, and the change of the total
   constraint_violation.png  position and velocity constraint violations (log scale)
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -29,24 +27,8 @@ def slider_y(theta):
     return np.sqrt(L_ROD**2 - tip_x**2 - (tip_z - Z_SLIDER) ** 2)
 
 
-def read_results(folder):
-    path = os.path.join(folder, "results.csv")
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
-
-
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
     t = d["time"]
     written = []

@@ -12,35 +12,15 @@ README:
                      bearing, world X-Z (bearing frame: x = X, y = -Z), with the clearance circle
   contact_energy.png gaps, contact states and total energy (clearance against ideal)
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import STATE_STYLE, clearance_circle, read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 C = 0.5e-3                       # radial clearance [m] (reference.md §6c)
-STATE_STYLE = {0: ("free flight", "tab:gray"), 1: ("contact", "tab:blue"),
-               2: ("impact", "tab:red")}
-
-
-def read_results(folder, stem="results"):
-    path = os.path.join(folder, stem + ".csv")
-    if not os.path.exists(path):
-        return None
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
 
 
 def crossings(t, y, level):
@@ -50,11 +30,9 @@ def crossings(t, y, level):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv and ideal.csv)")
-    folder = sys.argv[1]
+    folder = results_dir("results.csv and ideal.csv")
     d = read_results(folder)
-    ideal = read_results(folder, "ideal")
+    ideal = read_results(folder, "ideal", missing_ok=True)
     t = d["time"]
     written = []
 
@@ -85,10 +63,8 @@ def main():
 
     # 2. Pin-end orbits, world X-Z (bearing frame x = X, y = -Z).
     fig, axs = plt.subplots(1, 2, figsize=(12, 6.2))
-    phi = np.linspace(0, 2 * np.pi, 361)
     for ax, end, where in zip(axs, ("journal1", "journal2"), ("+10 mm", "−10 mm")):
-        ax.plot(C * 1e3 * np.cos(phi), C * 1e3 * np.sin(phi), color="black", lw=1.2,
-                label="clearance circle, c = 0.5 mm")
+        clearance_circle(ax, C)
         X = d[f"crank_pivot.{end}.x"] * 1e3
         Z = -d[f"crank_pivot.{end}.y"] * 1e3
         ax.plot(X, Z, color="tab:gray", lw=0.4)

@@ -19,54 +19,23 @@ The slider acceleration is (v_{n+1} - v_n)/(t_{n+1} - t_n) from the velocity row
 the channel slider.acceleration.x (the step's mean, v̇ + W/h, contact impulses included) gives the same,
 which is zero for a slider whose only force is the contact.
 """
-import csv
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plotting_common import CRANK_OMEGA, CRANK_R, ROD_L, STATE_STYLE, clearance_circle, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 # Mechanism data (model.yaml; reference.md §6a/§6b).
-R, L = 0.05, 0.12                   # crank and rod lengths [m]
+R, L = CRANK_R, ROD_L               # crank and rod lengths [m]: 0.05, 0.12
 M_CRANK, J_CRANK = 0.30, 1.0e-5
 M_ROD, J_ROD = 0.21, 2.5e-4
 M_SLIDER = 0.14
-OMEGA = 523.5987756                 # 5000 rpm [rad/s]
+OMEGA = CRANK_OMEGA                 # 5000 rpm [rad/s]
 PERIOD = 2.0 * np.pi / OMEGA        # 12.0 ms
 C = 0.5e-3                          # radial clearance [m]
-STATE_STYLE = {0: ("free flight", "tab:gray"), 1: ("contact", "tab:blue"),
-               2: ("impact", "tab:red")}
 REF_STYLE = dict(lw=1.2, color="black", zorder=3, label="ideal joint (closed form, §8.1)")
-
-
-def read_results(folder, stem="results"):
-    path = os.path.join(folder, stem + ".csv")
-    if not os.path.exists(path):
-        return None
-    with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, k] for k, name in enumerate(header)}
-
-
-def save(fig, folder, name):
-    fig.savefig(os.path.join(folder, name), dpi=110)
-    plt.close(fig)
-    return name
-
-
-def slider_closed_form(theta):
-    """x, v, a of the slider at crank angle theta (reference.md §8.1)."""
-    sn, cs = np.sin(theta), np.cos(theta)
-    s = np.sqrt(L * L - R * R * sn * sn)
-    x = R * cs + s
-    v = -R * OMEGA * sn - R * R * OMEGA * sn * cs / s
-    a = -R * OMEGA**2 * cs - R * R * OMEGA**2 * (
-        (cs * cs - sn * sn) * s * s + R * R * sn * sn * cs * cs) / s**3
-    return x, v, a
 
 
 def ideal_joint_force(theta):
@@ -99,9 +68,7 @@ def accel(d):
 
 
 def orbit(ax, d, mask, title):
-    phi = np.linspace(0, 2 * np.pi, 361)
-    ax.plot(C * 1e3 * np.cos(phi), C * 1e3 * np.sin(phi), color="black", lw=1.2,
-            label="clearance circle, c = 0.5 mm")
+    clearance_circle(ax, C)
     jx, jy = d["rod_slider.journal.x"] * 1e3, d["rod_slider.journal.y"] * 1e3
     ax.plot(jx[mask], jy[mask], color="tab:gray", lw=0.5, alpha=0.8)
     st = d["rod_slider.contact_state"]
@@ -120,11 +87,9 @@ def orbit(ax, d, mask, title):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR   (the folder holding results.csv)")
-    folder = sys.argv[1]
+    folder = results_dir()
     d = read_results(folder)
-    fine = read_results(folder, "fine_step")
+    fine = read_results(folder, "fine_step", missing_ok=True)
     t, v = d["time"], d["slider.velocity.x"]
     _, v_ref, _ = slider_closed_form(OMEGA * t)
     ta, a = accel(d)

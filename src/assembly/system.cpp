@@ -38,6 +38,7 @@ System::System(const Model& model) : model_(&model) {
       mu.push_back(el.friction(k));
     }
     num_gaps_ += el.num_gaps();
+    num_ideal_rows_ += el.num_ideal_rows();
   }
   restitution_ = Eigen::Map<VecX>(e_n.data(), static_cast<Eigen::Index>(e_n.size()));
   friction_ = Eigen::Map<VecX>(mu.data(), static_cast<Eigen::Index>(mu.size()));
@@ -305,6 +306,21 @@ void System::tangential(const std::vector<BodyKinematics>& kin, double t, Matrix
       const int row = 2 * (gap_offset_[e] + k);
       if (ci >= 0) T.add_block(row, ci, gb.T.block<2, 6>(2 * k, 0));
       if (cj >= 0) T.add_block(row, cj, gb.T.block<2, 6>(2 * k, 6));
+    }
+  }
+}
+
+void System::ideal_rows(const std::vector<BodyKinematics>& kin, double t, MatrixSink Q) const {
+  ConstraintBlock cb;
+  int row = 0;
+  for (int e : gap_elements_) {
+    const Element& el = *model_->elements[e];
+    if (el.num_ideal_rows() == 0) continue;
+    el.ideal_rows(input(e, t, kin), cb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    for (int r = 0; r < cb.m; ++r, ++row) {
+      if (ci >= 0) Q.add_block(row, ci, cb.B.block<1, 6>(r, 0));
+      if (cj >= 0) Q.add_block(row, cj, cb.B.block<1, 6>(r, 6));
     }
   }
 }

@@ -113,6 +113,36 @@ SolveReport assemble_positions(const System& sys, State& s, double tol, int max_
   return rep;
 }
 
+namespace {
+// Rows of `cand` that are independent of the rows of `base` and of each other (rank-revealing
+// QR of cand projected on the null space of base; rows scaled to unit norm first).
+std::vector<int> independent_rows(const MatX& base, const MatX& cand) {
+  const int n = static_cast<int>(cand.cols());
+  MatX N;
+  if (base.rows() > 0) {
+    Eigen::FullPivLU<MatX> lu(base);
+    lu.setThreshold(1e-10);
+    N = lu.kernel();
+  } else {
+    N = MatX::Identity(n, n);
+  }
+  MatX CN = cand * N;
+  for (int r = 0; r < CN.rows(); ++r) {
+    const double nr = cand.row(r).norm();
+    if (nr > 0) CN.row(r) /= nr;
+  }
+  std::vector<int> keep;
+  if (CN.cols() == 0 || CN.rows() == 0) return keep;
+  Eigen::ColPivHouseholderQR<MatX> qr(CN.transpose());
+  qr.setThreshold(1e-9);
+  std::vector<bool> kept(cand.rows(), false);
+  for (Eigen::Index k = 0; k < qr.rank(); ++k) kept[qr.colsPermutation().indices()(k)] = true;
+  for (int r = 0; r < cand.rows(); ++r)
+    if (kept[r]) keep.push_back(r);
+  return keep;
+}
+}  // namespace
+
 SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
                                 bool use_prescribed) {
   SolveReport rep;
@@ -121,30 +151,34 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
   std::vector<BodyKinematics> kin;
   sys.gather(s, kin);
   VecX phi_t = VecX::Zero(m);
-  // Prescribed body velocities as extra rows P v = p.
-  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> prow;
+  // Prescribed body velocities as extra rows P v = p (three per vector given).
+  std::vector<MatX> prow;
   std::vector<Vec3> ptarget;
   std::vector<std::string> pname;
-  for (int b = 0; b < model.num_bodies(); ++b) {
+  for (int b = 0; use_prescribed && b < model.num_bodies(); ++b) {
     const Body& body = model.bodies[b];
-    if (use_prescribed && body.v0_prescribed) {
-      Eigen::Matrix<double, 3, Eigen::Dynamic> P =
-          Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+    if (body.v0_prescribed) {
+      MatX P = MatX::Zero(3, n);
       P.block<3, 3>(0, 6 * b).setIdentity();
       prow.push_back(P);
       ptarget.push_back(body.v0_W);
       pname.push_back("velocity of body '" + body.name + "'");
     }
-    if (use_prescribed && body.w0_prescribed) {
-      Eigen::Matrix<double, 3, Eigen::Dynamic> P =
-          Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
+    if (body.w0_prescribed) {
+      MatX P = MatX::Zero(3, n);
       P.block<3, 3>(0, 6 * b + 3) = s.R_WB[b];  // ω_W = R Ω_B
       prow.push_back(P);
       ptarget.push_back(body.w0_W);
       pname.push_back("angular velocity of body '" + body.name + "'");
     }
   }
-  if (prow.empty()) {
+  // Clearance joints start moving as their ideal joints (Q v = 0) where the joints and the
+  // prescribed velocities leave that free: otherwise the minimal-norm velocities would give the
+  // journal an arbitrary speed inside its bearing at t = 0 (13 m/s in seed 000's slider-crank).
+  const int nq = use_prescribed ? sys.num_ideal_rows() : 0;
+  MatX Q = MatX::Zero(nq, n);
+  if (nq > 0) sys.ideal_rows(kin, s.t, MatrixSink(&Q));
+  if (prow.empty() && nq == 0) {
     // Minimal mass-weighted change: [M Bᵀ; B 0][v; μ] = [M v_guess; −Φ_t].
     if (m == 0) return rep;
     prepare(sys, ls);
@@ -162,9 +196,10 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
     s.v = rhs.head(n);
     return rep;
   }
-  // With prescribed components: keep every joint row; add the prescribed rows that are
-  // independent of the joints (rows that only repeat what a joint already imposes are dropped
-  // and checked afterwards). Dense: this runs once, on models that prescribe velocities.
+  // Keep every joint row; add the prescribed rows independent of the joints, then the ideal
+  // rows of clearance joints independent of both (rows that only repeat what is already
+  // imposed are dropped; dropped prescribed rows are checked afterwards). Dense: this runs
+  // once, at t = 0, on models that prescribe velocities or have clearance joints.
   MatX B = MatX::Zero(m, n);
   sys.constraints(kin, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
   const int np = 3 * static_cast<int>(prow.size());
@@ -174,36 +209,18 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
     P.middleRows<3>(3 * k) = prow[k];
     p.segment<3>(3 * k) = ptarget[k];
   }
-  MatX N;  // null space of B
-  if (m > 0) {
-    Eigen::FullPivLU<MatX> lu(B);
-    lu.setThreshold(1e-10);
-    N = lu.kernel();
-  } else {
-    N = MatX::Identity(n, n);
-  }
-  MatX PN = P * N;
-  for (int r = 0; r < PN.rows(); ++r) {
-    const double nr = P.row(r).norm();
-    if (nr > 0) PN.row(r) /= nr;
-  }
-  Eigen::ColPivHouseholderQR<MatX> qr(PN.transpose());
-  qr.setThreshold(1e-9);
-  const auto rank = qr.rank();
-  std::vector<int> keep;
-  std::vector<bool> kept(np, false);
-  for (Eigen::Index k = 0; k < rank; ++k) kept[qr.colsPermutation().indices()(k)] = true;
-  for (int r = 0; r < np; ++r)
-    if (kept[r]) keep.push_back(r);
-  const int nk = static_cast<int>(keep.size());
+  const std::vector<int> keep_p = independent_rows(B, P);
+  MatX BP(m + static_cast<int>(keep_p.size()), n);
+  BP.topRows(m) = B;
+  for (std::size_t k = 0; k < keep_p.size(); ++k) BP.row(m + k) = P.row(keep_p[k]);
+  const std::vector<int> keep_q = independent_rows(BP, Q);
+  const int nk = static_cast<int>(keep_p.size() + keep_q.size());
   MatX C(m + nk, n);
-  VecX c(m + nk);
-  C.topRows(m) = B;
+  VecX c = VecX::Zero(m + nk);
+  C.topRows(BP.rows()) = BP;
   c.head(m) = -phi_t;
-  for (int k = 0; k < nk; ++k) {
-    C.row(m + k) = P.row(keep[k]);
-    c(m + k) = p(keep[k]);
-  }
+  for (std::size_t k = 0; k < keep_p.size(); ++k) c(m + k) = p(keep_p[k]);
+  for (std::size_t k = 0; k < keep_q.size(); ++k) C.row(BP.rows() + k) = Q.row(keep_q[k]);
   MatX S = MatX::Zero(n + m + nk, n + m + nk);
   MatX M = MatX::Zero(n, n);
   sys.mass(MatrixSink(&M));

@@ -27,7 +27,7 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
-#include "support/slider_crank.hpp"
+#include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "support/recorder.hpp"
-#include "support/slider_crank.hpp"
+#include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {

@@ -67,6 +67,9 @@ class System {
   bool has_friction() const { return friction_.size() > 0 && friction_.maxCoeff() > 0.0; }
   // Tangential velocity rows (2 per gap) of the gaps with friction.
   void tangential(const std::vector<BodyKinematics>& kin, double t, MatrixSink T) const;
+  // Velocity rows of the ideal joints that clearance joints stand for (Element::ideal_rows).
+  int num_ideal_rows() const { return num_ideal_rows_; }
+  void ideal_rows(const std::vector<BodyKinematics>& kin, double t, MatrixSink Q) const;
   // "spherical_clearance 'rod_slider': gap"
   std::string describe_gap(int k) const;
   // First global gap index of element e (its gaps are consecutive).
@@ -97,6 +100,7 @@ class System {
   VecX restitution_;                      // per gap
   VecX friction_;                         // per gap
   int num_gaps_ = 0;
+  int num_ideal_rows_ = 0;
   int num_rows_ = 0;
 };
 

@@ -111,6 +111,10 @@ class Element {
   virtual std::string gap_name(int k) const { return "gap " + std::to_string(k); }
   // Coulomb friction coefficient μ ≥ 0 of gap k (0: frictionless, T rows unused).
   virtual double friction(int /*k*/) const { return 0.0; }
+  // Velocity rows of the ideal joint a clearance joint stands for (only B is used): the
+  // initial-velocity assembly makes a clearance joint start moving as its ideal joint.
+  virtual int num_ideal_rows() const { return 0; }
+  virtual void ideal_rows(const ElementInput&, ConstraintBlock&) const {}
 
   // --- smooth forces ------------------------------------------------------------------------
   virtual bool has_force() const { return false; }

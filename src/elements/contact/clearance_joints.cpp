@@ -68,6 +68,11 @@ void SphericalClearance::gaps(const ElementInput& in, GapBlock& out) const {
   }
 }
 
+void SphericalClearance::ideal_rows(const ElementInput& in, ConstraintBlock& out) const {
+  out.reset(3);
+  out.B.topRows<3>() = point_coincidence(*in.i, housing_.p_B, *in.j, ball_.p_B).B;
+}
+
 std::vector<std::string> SphericalClearance::channel_names() const {
   return {"gap", "eccentricity", "eccentricity_ratio", "journal.x", "journal.y", "journal.z"};
 }
@@ -142,6 +147,13 @@ void RevoluteClearance::gaps(const ElementInput& in, GapBlock& out) const {
     out.g(k + 1) = c_ax_ + s.phi;
     out.G.row(k + 1) = s.B;
   }
+}
+
+void RevoluteClearance::ideal_rows(const ElementInput& in, ConstraintBlock& out) const {
+  out.reset(5);
+  out.B.topRows<3>() = point_coincidence(*in.i, bearing_.p_B, *in.j, pin_.p_B).B;
+  out.B.row(3) = joints::dot1(*in.i, bearing_.R_BM.col(0), *in.j, pin_.R_BM.col(2)).B;
+  out.B.row(4) = joints::dot1(*in.i, bearing_.R_BM.col(1), *in.j, pin_.R_BM.col(2)).B;
 }
 
 void RevoluteClearance::constraint(const ElementInput& in, ConstraintBlock& out) const {

@@ -47,6 +47,9 @@ class SphericalClearance final : public Element {
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
   double friction(int) const override { return mu_; }
+  // Ideal spherical joint: the ball and housing centres move together (3 rows).
+  int num_ideal_rows() const override { return 3; }
+  void ideal_rows(const ElementInput& in, ConstraintBlock& out) const override;
   // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
   // centre relative to the housing centre in the housing (marker) frame [m].
   std::vector<std::string> channel_names() const override;
@@ -74,6 +77,9 @@ class RevoluteClearance final : public Element {
   double restitution(int) const override { return e_n_; }
   double friction(int k) const override { return k < radial_gaps() ? mu_ : 0.0; }
   std::string gap_name(int k) const override;
+  // Ideal revolute joint: pin and bearing points move together, axes stay aligned (5 rows).
+  int num_ideal_rows() const override { return 5; }
+  void ideal_rows(const ElementInput& in, ConstraintBlock& out) const override;
   int num_constraints() const override { return axial_ == Axial::kIdeal ? 1 : 0; }
   void constraint(const ElementInput& in, ConstraintBlock& out) const override;
   void constraint_tangent(const ElementInput& in, const double* lambda, Mat12& K) const override;
