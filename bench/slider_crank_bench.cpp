@@ -11,7 +11,7 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
-#include "support/slider_crank_model.hpp"
+#include "testing/slider_crank.hpp"
 
 namespace cs::bench {
 namespace {
@@ -57,7 +57,7 @@ void report_run(benchmark::State& state, const RunStats& stats, long total_steps
 // The whole analysis as the command line runs it: consistent initial conditions, 30 000 steps,
 // an output call (with its constraint-violation check) every 10 steps.
 void BM_SliderCrankRun(benchmark::State& state) {
-  const Model model = slider_crank();
+  const Model model = testing::slider_crank();
   const RunSettings settings = slider_crank_settings(newton_mode(state));
   DiscardObserver observer;
   RunStats stats;
@@ -89,7 +89,7 @@ BENCHMARK(BM_SliderCrankRun)
 // step to step; the difference between this and BM_SliderCrankRun is the cost of the run loop
 // (output every 10 steps, step-size round-off seen by modified Newton).
 void BM_SliderCrankStepLoop(benchmark::State& state) {
-  const Model model = slider_crank();
+  const Model model = testing::slider_crank();
   const RunSettings settings = slider_crank_settings(newton_mode(state));
   const double h = settings.solver.step;
   const long n = std::lround(settings.solver.end / h);
@@ -131,7 +131,7 @@ BENCHMARK(BM_SliderCrankStepLoop)
 // One GeneralizedAlpha::step in isolation, from a consistent state; the state keeps advancing
 // across iterations (the crank keeps turning), so every call is a representative step.
 void BM_SliderCrankStep(benchmark::State& state) {
-  const Model model = slider_crank();
+  const Model model = testing::slider_crank();
   const RunSettings settings = slider_crank_settings(newton_mode(state));
   System sys(model);
   std::vector<std::string> notes;

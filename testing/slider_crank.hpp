@@ -1,18 +1,17 @@
-// Seed 000's slider–crank (reference.md §6a/§6b) with ideal joints, built in C++ for the
-// benchmarks. A copy of tests/support/slider_crank.hpp's builder: benchmarks do not depend on the
-// test tree.
+// Seed 000's slider–crank (reference.md §6a/§6b) with ideal joints, built in C++, and its
+// closed-form kinematics (reference.md §8.1). Shared by the tests and the benchmarks (both put the
+// project root on their include path: #include "testing/slider_crank.hpp").
 #pragma once
 
 #include <cmath>
 
 #include "clearsim/model/model_builder.hpp"
 
-namespace cs::bench {
+namespace cs::testing {
 
-inline constexpr double kCrankOmega = 5000.0 * 2.0 * M_PI / 60.0;  // crank speed [rad/s]
+inline constexpr double kCrank = 0.05, kRod = 0.12, kOmega = 5000.0 * 2.0 * M_PI / 60.0;
 
-// Crank 0.05 m, rod 0.12 m, slider on a prismatic guide; the crank is driven at `omega`.
-inline Model slider_crank(double omega = kCrankOmega) {
+inline Model slider_crank(double omega = kOmega) {
   Model m;
   auto body = [&](const char* name, double mass, double J, Vec3 x) {
     Body b;
@@ -35,4 +34,21 @@ inline Model slider_crank(double omega = kCrankOmega) {
   return m;
 }
 
-}  // namespace cs::bench
+struct SliderKinematics {
+  double x, v, a;
+};
+
+inline SliderKinematics slider_closed_form(double t, double omega = kOmega) {
+  const double r = kCrank, l = kRod, th = omega * t;
+  const double sn = std::sin(th), cs_ = std::cos(th);
+  const double s = std::sqrt(l * l - r * r * sn * sn);
+  SliderKinematics k;
+  k.x = r * cs_ + s;
+  k.v = -r * omega * sn - r * r * omega * sn * cs_ / s;
+  k.a = -r * omega * omega * cs_ -
+        r * r * omega * omega * ((cs_ * cs_ - sn * sn) * s * s + r * r * sn * sn * cs_ * cs_) /
+            (s * s * s);
+  return k;
+}
+
+}  // namespace cs::testing
