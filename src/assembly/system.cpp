@@ -75,6 +75,16 @@ ElementInput System::input(int e, double t, const std::vector<BodyKinematics>& k
   return in;
 }
 
+namespace {
+// Writes local rows (columns [body i | body j], 6 each) at global row `row` into the columns of
+// bodies i and j (−1: ground, skipped).
+template <class Derived>
+void scatter_rows(MatrixSink& S, int row, int ci, int cj, const Eigen::MatrixBase<Derived>& local) {
+  if (ci >= 0) S.add_block(row, ci, local.leftCols(6));
+  if (cj >= 0) S.add_block(row, cj, local.rightCols(6));
+}
+}  // namespace
+
 void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
                          VecX* phi_t, VecX* zeta) const {
   ConstraintBlock cb;
@@ -88,10 +98,7 @@ void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX*
       if (phi) (*phi)(g) = cb.phi(r);
       if (phi_t) (*phi_t)(g) = cb.phi_t(r);
       if (zeta) (*zeta)(g) = cb.zeta(r);
-      if (B.active()) {
-        if (ci >= 0) B.add_block(g, ci, cb.B.block<1, 6>(r, 0));
-        if (cj >= 0) B.add_block(g, cj, cb.B.block<1, 6>(r, 6));
-      }
+      if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
     }
   }
 }
@@ -288,10 +295,7 @@ void System::gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, Mat
     for (int k = 0; k < gb.p; ++k) {
       const int row = gap_offset_[e] + k;
       if (g) (*g)(row) = gb.g(k);
-      if (G.active()) {
-        if (ci >= 0) G.add_block(row, ci, gb.G.block<1, 6>(k, 0));
-        if (cj >= 0) G.add_block(row, cj, gb.G.block<1, 6>(k, 6));
-      }
+      if (G.active()) scatter_rows(G, row, ci, cj, gb.G.row(k));
     }
   }
 }
@@ -303,9 +307,7 @@ void System::tangential(const std::vector<BodyKinematics>& kin, double t, Matrix
     el.gaps(input(e, t, kin), gb);
     const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
     for (int k = 0; k < gb.p; ++k) {
-      const int row = 2 * (gap_offset_[e] + k);
-      if (ci >= 0) T.add_block(row, ci, gb.T.block<2, 6>(2 * k, 0));
-      if (cj >= 0) T.add_block(row, cj, gb.T.block<2, 6>(2 * k, 6));
+      scatter_rows(T, 2 * (gap_offset_[e] + k), ci, cj, gb.T.middleRows<2>(2 * k));
     }
   }
 }
@@ -318,10 +320,7 @@ void System::ideal_rows(const std::vector<BodyKinematics>& kin, double t, Matrix
     if (el.num_ideal_rows() == 0) continue;
     el.ideal_rows(input(e, t, kin), cb);
     const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
-    for (int r = 0; r < cb.m; ++r, ++row) {
-      if (ci >= 0) Q.add_block(row, ci, cb.B.block<1, 6>(r, 0));
-      if (cj >= 0) Q.add_block(row, cj, cb.B.block<1, 6>(r, 6));
-    }
+    for (int r = 0; r < cb.m; ++r, ++row) scatter_rows(Q, row, ci, cj, cb.B.row(r));
   }
 }
 
