@@ -48,6 +48,10 @@ std::string summary(const RunStats& s, const std::string& analysis) {
   if (s.wall_seconds > 0)
     os << " | " << static_cast<double>(s.steps) / s.wall_seconds << " steps/s";
   if (s.open_steps + s.contact_steps + s.impact_steps > 0) {
+    const double steps = static_cast<double>(std::max<long>(s.steps, 1));
+    os << "\ncorrections: position " << static_cast<double>(s.position_iterations) / steps
+       << " + velocity " << static_cast<double>(s.velocity_iterations) / steps
+       << " iterations/step";
     os << "\ncontacts: " << s.contact_onsets << " onsets | gap-steps in free flight "
        << s.open_steps << ", in contact " << s.contact_steps << ", impacting " << s.impact_steps
        << " | max penetration " << s.max_penetration << " m";

@@ -23,7 +23,8 @@ AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
   AlphaParameters p;
   switch (s.integrator) {
     case IntegratorKind::kGeneralizedAlpha:
-    case IntegratorKind::kNsga: return from_rho_inf(s.rho_inf);
+    case IntegratorKind::kNsga:
+      return from_rho_inf(s.rho_inf);
     case IntegratorKind::kNewmark:
       p.beta = s.newmark_beta;
       p.gamma = s.newmark_gamma;
@@ -37,7 +38,8 @@ AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
       p.beta = 0.25 * (1.0 + p.alpha_f) * (1.0 + p.alpha_f);
       return p;
     }
-    case IntegratorKind::kTrapezoidal: return p;
+    case IntegratorKind::kTrapezoidal:
+      return p;
   }
   return p;
 }
@@ -192,10 +194,9 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     const bool need_matrix = !modified || factored_h_ < 0.0;
     evaluate(x, need_matrix);
     // Constraint residual in position units: Φ (index 3) or h-scaled B v + Φ_t (stabilized).
-    const double phi_norm =
-        m == 0 ? 0.0
-               : (stabilized() ? r_v_.lpNorm<Eigen::Infinity>() / gamma_p
-                               : phi_.lpNorm<Eigen::Infinity>());
+    const double phi_norm = m == 0 ? 0.0
+                                   : (stabilized() ? r_v_.lpNorm<Eigen::Infinity>() / gamma_p
+                                                   : phi_.lpNorm<Eigen::Infinity>());
     if (!std::isfinite(phi_norm) || !r_q_.allFinite()) break;
     if (it > 0 && last_dx <= tol && phi_norm <= tol) {
       res.converged = true;
@@ -240,11 +241,7 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     }
   }
   if (res.converged && stabilized() && (m > 0 || nonsmooth_)) {
-    std::string why;
-    if (!project(s, x, why)) {
-      res.converged = false;
-      res.message = why;
-    }
+    if (!project(s, x, res)) res.converged = false;
   }
   if (!res.converged) {
     factored_h_ = -1.0;
@@ -257,8 +254,7 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   for (int b = 0; b < sys_.model().num_bodies(); ++b) {
     for (int k = 0; k < 6; ++k) {
       const int i = 6 * b + k;
-      const double scale =
-          settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
+      const double scale = settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
       err = std::max(err, c * std::abs(x.a(i) - s.a(i)) / scale);
     }
   }
@@ -267,12 +263,16 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   return res;
 }
 
-bool GeneralizedAlpha::project(const State& prev, State& x, std::string& why) {
+bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
   if (nonsmooth_) {
     const NonsmoothReport r = nonsmooth_->correct(prev, x);
-    why = r.message;
+    res.message = r.message;
+    res.position_iterations = r.position_iterations;
+    res.velocity_iterations = r.velocity_iterations;
+    res.factorizations += r.factorizations;
     return r.ok;
   }
+  std::string& why = res.message;
   // Position: q_{n+1} = q̃ ∘ exp(U) with M U + Bᵀν = 0, Φ(q_{n+1}) = 0 (mass-weighted closest
   // point; Gauss–Newton with B from the current iterate).
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
@@ -324,7 +324,8 @@ std::string GeneralizedAlpha::failure_report(const State& s, double h) const {
   if (sys_.num_constraints() > 0 && phi_.size() > 0 && phi_.allFinite()) {
     Eigen::Index worst = 0;
     const double w = phi_.cwiseAbs().maxCoeff(&worst);
-    os << "; largest constraint residual " << w << " in " << sys_.describe_row(static_cast<int>(worst));
+    os << "; largest constraint residual " << w << " in "
+       << sys_.describe_row(static_cast<int>(worst));
   } else if (!phi_.allFinite()) {
     os << "; the constraint residual is not finite";
   }
@@ -332,8 +333,7 @@ std::string GeneralizedAlpha::failure_report(const State& s, double h) const {
     Eigen::Index worst = 0;
     const double w = r_q_.cwiseAbs().maxCoeff(&worst);
     const int b = static_cast<int>(worst) / 6;
-    os << "; largest dynamic residual " << w << " on body '" << sys_.model().bodies[b].name
-       << "'";
+    os << "; largest dynamic residual " << w << " on body '" << sys_.model().bodies[b].name << "'";
   }
   return os.str();
 }

@@ -14,12 +14,19 @@ namespace cs {
 namespace {
 // A velocity below which a closing contact is "in contact" rather than "impacting" [m/s].
 constexpr double kImpactSpeed = 1e-4;
+// The velocity jump refactors when an iteration on a reused factorization reduces the residual
+// by less than this factor (a fresh factorization costs about two such iterations).
+constexpr double kRefactorRate = 0.1;
 }  // namespace
 
 NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations)
-    : sys_(sys), tol_(tol), max_iterations_(max_iterations) {
-  const int N = sys.num_dofs() + sys.num_constraints() + sys.num_gaps();
-  for (Factorization* f : {&pos_, &vel_}) f->ls.resize(N, use_sparse(N, LinearSolverKind::kAuto));
+    : sys_(sys), tol_(tol), max_iterations_(max_iterations), pos_(sys.model()), vel_(sys.model()) {
+  const int n = sys.num_dofs(), m = sys.num_constraints(), p = sys.num_gaps();
+  const int N = n + m + p;
+  dense_ = !use_sparse(N, LinearSolverKind::kAuto);
+  if (!dense_)
+    for (Factorization* f : {&pos_, &vel_}) f->ls.resize(N, true);
+  rhs_.resize(N);
 }
 
 void NonsmoothCorrection::jacobians(const std::vector<BodyKinematics>& kin, double t) {
@@ -39,6 +46,17 @@ bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& acti
   // [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] with identity rows for the inactive gaps (ν_j = 0 or Λ_j = 0),
   // from the current B_ and G_.
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  f.active = active;
+  if (dense_) {
+    const int k = m + static_cast<int>(std::count(active.begin(), active.end(), 1));
+    f.J.resize(k, n);
+    f.J.topRows(m) = B_;
+    for (int j = 0, r = m; j < p; ++j)
+      if (active[j]) f.J.row(r++) = G_.row(j);
+    f.G = G_;
+    f.valid = f.schur.factor(f.J);
+    return f.valid;
+  }
   MatrixSink S = f.ls.begin();
   sys_.mass(S);
   S.add_block(0, n, B_.transpose());
@@ -51,52 +69,79 @@ bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& acti
       S.add(n + m + j, n + m + j, 1.0);
     }
   }
-  f.active = active;
   f.valid = f.ls.factorize();
   return f.valid;
+}
+
+void NonsmoothCorrection::solve(Factorization& f, VecX& rhs) {
+  if (!dense_) {
+    f.ls.solve(rhs);
+    return;
+  }
+  // Unknowns [δx; δμ; δν]. Inactive rows give δν_j = r_j, whose column −G_jᵀ moves to the
+  // right-hand side; the rest is [M Jᵀ; J 0][δx; y] = [a; b] with J = [B; G_A], y = [δμ; −δν_A].
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const int k = static_cast<int>(f.J.rows());
+  a_ = rhs.head(n);
+  b_.resize(k);
+  b_.head(m) = rhs.segment(n, m);
+  for (int j = 0, r = m; j < p; ++j) {
+    if (f.active[j]) {
+      b_(r++) = rhs(n + m + j);
+    } else {
+      a_.noalias() += f.G.row(j).transpose() * rhs(n + m + j);
+    }
+  }
+  f.schur.solve(a_, b_);
+  rhs.head(n) = a_;
+  rhs.segment(n, m) = b_.head(m);
+  for (int j = 0, r = m; j < p; ++j)
+    if (f.active[j]) rhs(n + m + j) = -b_(r++);
 }
 
 NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
   NonsmoothReport rep;
   const int p = sys_.num_gaps();
-  // Gaps of the smooth prediction q̃ decide which contacts may impact in this step.
-  sys_.gather(x, kin_);
-  VecX g_tilde = VecX::Zero(p);
-  if (p > 0) sys_.gaps(kin_, x.t, &g_tilde, MatrixSink());
   if (x.nu.size() != p) x.resize_gaps(p);
-  if (!positions(x, rep)) return rep;
+  // The first pass starts at the smooth prediction q̃; its gaps g(q̃) decide which contacts may
+  // impact in this step.
+  if (!positions(x, rep, true)) return rep;
   if (sys_.has_friction() && prev.sticking.size() == static_cast<std::size_t>(p)) {
     hold_sticking(prev, x);
-    if (!positions(x, rep)) return rep;  // re-close to tolerance (the hold moves by O(h²))
+    if (!positions(x, rep, false)) return rep;  // re-close to tolerance (the hold moves by O(h²))
   }
-  velocities(prev, x, g_tilde, rep);
+  velocities(prev, x, rep);
   return rep;
 }
 
-bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
+bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
-  const State base = x;
-  VecX U = VecX::Zero(n), nu_B = VecX::Zero(m), nu_N = VecX::Zero(p), rhs(n + m + p), MU(n);
-  std::vector<char> active(p, 0), previous(p, 2);
-  phi_.resize(m);
-  g_.resize(p);
+  base_ = x;
+  U_.setZero(n);
+  nu_B_.setZero(m);
+  nu_N_.setZero(p);
+  active_.assign(p, 0);
+  previous_.assign(p, 2);
   double last = INFINITY;
   for (int it = 0;; ++it) {
     sys_.gather(x, kin_);
     jacobians(kin_, x.t);
+    if (it == 0) {
+      effective_masses();
+      if (first) g_tilde_ = g_;
+    }
     // Active set by the max rule: ν_j − r_j g_j ≥ 0 (r_j > 0, so at ν = 0 it is g_j ≤ 0).
-    if (it == 0) effective_masses();
-    for (int j = 0; j < p; ++j) active[j] = (nu_N(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
+    for (int j = 0; j < p; ++j) active_[j] = (nu_N_(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
     double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     for (int j = 0; j < p; ++j)
-      worst = std::max(worst, active[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
+      worst = std::max(worst, active_[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
     // Semismooth convergence: small residual and an active set that did not change.
-    const bool settled = it == 0
-                             ? std::none_of(active.begin(), active.end(), [](char a) { return a; })
-                             : active == previous;
+    const bool settled =
+        it == 0 ? std::none_of(active_.begin(), active_.end(), [](char a) { return a != 0; })
+                : active_ == previous_;
     if (worst <= tol_ && settled) {
-      x.nu = nu_N;
-      rep.position_iterations = it;
+      x.nu = nu_N_;
+      rep.position_iterations += it;
       return true;
     }
     if (it >= max_iterations_ || !std::isfinite(worst)) {
@@ -107,13 +152,14 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
       rep.message = os.str();
       return false;
     }
-    previous = active;
-    // The factorization is reused across iterations and steps while the active set is the
-    // same and the iteration contracts; the residuals below are exact, so this only changes
-    // the convergence rate, not the solution.
-    const bool slow = it >= 2 && worst > 0.5 * last;
-    if (!pos_.valid || pos_.active != active || slow) {
-      if (!factor(pos_, active)) {
+    previous_ = active_;
+    // Small models refactor at the first iterate of every step (the Schur factorization is
+    // cheap; an exact Jacobian at q̃ makes the first increment nearly the answer); large ones
+    // reuse the factorization across steps while the active set holds. Either way the
+    // residuals are exact, so reuse changes the convergence rate, not the solution.
+    const bool slow = it >= 1 && worst > (dense_ ? 0.1 : 0.5) * last;
+    if (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0)) {
+      if (!factor(pos_, active_)) {
         rep.ok = false;
         rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t);
         return false;
@@ -122,15 +168,17 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep) {
     }
     last = worst;
     // Residuals: M U + Bᵀν_B − Gᵀν_N, Φ, and g_j (active) or ν_j (inactive).
-    sys_.mass_times(U, MU);
-    rhs.head(n) = -(MU + B_.transpose() * nu_B - G_.transpose() * nu_N);
-    rhs.segment(n, m) = -phi_;
-    for (int j = 0; j < p; ++j) rhs(n + m + j) = active[j] ? -g_(j) : -nu_N(j);
-    pos_.ls.solve(rhs);
-    U += rhs.head(n);
-    nu_B += rhs.segment(n, m);
-    nu_N += rhs.tail(p);
-    integrate_configuration(base, U, x);
+    sys_.mass_times(U_, Mx_);
+    rhs_.head(n) = -Mx_;
+    rhs_.head(n).noalias() -= B_.transpose() * nu_B_;
+    rhs_.head(n).noalias() += G_.transpose() * nu_N_;
+    rhs_.segment(n, m) = -phi_;
+    for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
+    solve(pos_, rhs_);
+    U_ += rhs_.head(n);
+    nu_B_ += rhs_.segment(n, m);
+    nu_N_ += rhs_.tail(p);
+    integrate_configuration(base_, U_, x);
   }
 }
 
@@ -154,52 +202,59 @@ void NonsmoothCorrection::effective_masses() {
   }
 }
 
-bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_tilde,
-                                     NonsmoothReport& rep) {
+bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothReport& rep) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
   const VecX& e = sys_.restitution();
   // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n.
-  VecX gdot_pre = VecX::Zero(p);
   if (p > 0 && prev.gdot_N.size() == p) {
-    gdot_pre = prev.gdot_N;  // G(q_n) v_n, kept from the previous step
+    gdot_pre_ = prev.gdot_N;  // G(q_n) v_n, kept from the previous step
   } else if (p > 0) {
     std::vector<BodyKinematics> kin_prev;
     sys_.gather(prev, kin_prev);
     MatX Gp = MatX::Zero(p, n);
     sys_.gaps(kin_prev, prev.t, nullptr, MatrixSink(&Gp));
-    gdot_pre = Gp * prev.v;
+    gdot_pre_ = Gp * prev.v;
+  } else {
+    gdot_pre_.resize(0);
   }
-  sys_.gather(x, kin_);
-  jacobians(kin_, x.t);  // Φ_t, B and G at q_{n+1}
+  // Φ_t, B and G at q_{n+1} are those the position correction ended with.
   // Candidates: contacts the smooth motion closed. Start with those approaching.
-  std::vector<char> candidate(p, 0), active(p, 0), previous;
-  for (int j = 0; j < p; ++j) candidate[j] = g_tilde(j) <= 0.0 || x.nu(j) > 0.0;
-  const VecX v_smooth = x.v;
-  VecX gdot = G_ * v_smooth;
-  for (int j = 0; j < p; ++j) active[j] = candidate[j] && (gdot(j) + e(j) * gdot_pre(j) < 0.0);
+  candidate_.assign(p, 0);
+  active_.assign(p, 0);
+  for (int j = 0; j < p; ++j) candidate_[j] = g_tilde_(j) <= 0.0 || x.nu(j) > 0.0;
+  v_smooth_ = x.v;
+  gdot_.noalias() = G_ * v_smooth_;
+  for (int j = 0; j < p; ++j) active_[j] = candidate_[j] && (gdot_(j) + e(j) * gdot_pre_(j) < 0.0);
   // Linear in (W, μ, Λ) for a given active set; solved by iterations on exact residuals with a
-  // factorization reused across steps while the active set is the same (refreshed when the
-  // iteration stalls), then the active set is updated by the max rule.
-  VecX W = VecX::Zero(n), mu_B = VecX::Zero(m), Lambda = VecX::Zero(p), rhs(n + m + p), MW(n);
+  // factorization reused while the active set is the same (refreshed when the iteration
+  // stalls), then the active set is updated by the max rule. Small models start from the
+  // position correction's factorization of this step when its active set is the same.
+  Factorization* f = dense_ && pos_.valid ? &pos_ : &vel_;
+  W_.setZero(n);
+  mu_B_.setZero(m);
+  Lambda_.setZero(p);
   double last = INFINITY;
-  int it = 0;
+  int it = 0, solves = 0;
   for (;; ++it) {
-    const VecX v = v_smooth + W;
-    sys_.mass_times(W, MW);
-    rhs.head(n) = -(MW + B_.transpose() * mu_B - G_.transpose() * Lambda);
-    rhs.segment(n, m) = -(B_ * v + phi_t_);
-    gdot = G_ * v;
+    x.v = v_smooth_ + W_;
+    sys_.mass_times(W_, Mx_);
+    rhs_.head(n) = -Mx_;
+    rhs_.head(n).noalias() -= B_.transpose() * mu_B_;
+    rhs_.head(n).noalias() += G_.transpose() * Lambda_;
+    rhs_.segment(n, m) = -phi_t_;
+    rhs_.segment(n, m).noalias() -= B_ * x.v;
+    gdot_.noalias() = G_ * x.v;
     for (int j = 0; j < p; ++j)
-      rhs(n + m + j) = active[j] ? -(gdot(j) + e(j) * gdot_pre(j)) : -Lambda(j);
-    const double residual = rhs.lpNorm<Eigen::Infinity>();
-    if (residual <= tol_ && it > 0) {
-      previous = active;
+      rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e(j) * gdot_pre_(j)) : -Lambda_(j);
+    const double residual = rhs_.lpNorm<Eigen::Infinity>();
+    if (residual <= tol_) {
+      previous_ = active_;
       for (int j = 0; j < p; ++j) {
-        if (!candidate[j]) continue;
-        const double law = gdot(j) + e(j) * gdot_pre(j);
-        active[j] = (Lambda(j) - r_eff_(j) * law >= 0.0) && (Lambda(j) > 0.0 || law < 0.0);
+        if (!candidate_[j]) continue;
+        const double law = gdot_(j) + e(j) * gdot_pre_(j);
+        active_[j] = (Lambda_(j) - r_eff_(j) * law >= 0.0) && (Lambda_(j) > 0.0 || law < 0.0);
       }
-      if (active == previous) break;
+      if (active_ == previous_) break;
       last = INFINITY;
       continue;
     }
@@ -208,9 +263,10 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
       rep.message = "velocity jump did not converge at t = " + std::to_string(x.t);
       return false;
     }
-    const bool slow = residual > 0.25 * last;
-    if (!vel_.valid || vel_.active != active || slow) {
-      if (!factor(vel_, active)) {
+    const bool slow = residual > kRefactorRate * last;
+    if (!f->valid || f->active != active_ || slow) {
+      f = &vel_;
+      if (!factor(vel_, active_)) {
         rep.ok = false;
         rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t);
         return false;
@@ -218,30 +274,33 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, const VecX& g_
       ++rep.factorizations;
     }
     last = residual;
-    vel_.ls.solve(rhs);
-    W += rhs.head(n);
-    mu_B += rhs.segment(n, m);
-    Lambda += rhs.tail(p);
+    solve(*f, rhs_);
+    ++solves;
+    W_ += rhs_.head(n);
+    mu_B_ += rhs_.segment(n, m);
+    Lambda_ += rhs_.tail(p);
   }
-  x.v = v_smooth + W;
-  x.v_jump = W;
-  rep.velocity_iterations = it + 1;
-  x.Lambda = Lambda;
+  x.v = v_smooth_ + W_;
+  x.v_jump = W_;
+  rep.velocity_iterations += solves;
+  x.Lambda = Lambda_;
   if (sys_.has_friction()) {
     // The frictionless jump is the starting point of the frictional Newton iteration.
     State smooth = x;
-    smooth.v = v_smooth;
+    smooth.v = v_smooth_;
+    const std::vector<char> candidate = candidate_;
+    const VecX gdot_pre = gdot_pre_;
     if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
-    Lambda = x.Lambda;
   }
+  const VecX& Lambda = x.Lambda;
   // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted. g_ and G_
   // are those of q_{n+1}; G v_{n+1} is the next step's pre-impact normal velocity.
-  x.gdot_N = G_ * x.v;
+  x.gdot_N.noalias() = G_ * x.v;
   for (int j = 0; j < p; ++j) {
     const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0;
     if (!closed) {
       x.contact[j] = ContactState::kOpen;
-    } else if (Lambda(j) > 0.0 && gdot_pre(j) < -kImpactSpeed) {
+    } else if (Lambda(j) > 0.0 && gdot_pre_(j) < -kImpactSpeed) {
       x.contact[j] = ContactState::kImpact;
     } else {
       x.contact[j] = ContactState::kContact;

@@ -80,6 +80,8 @@ bool advance(GeneralizedAlpha& ga, State& s, double h, int depth, RunStats& stat
   StepResult r = ga.step(s, h);
   stats.newton_iterations += r.iterations;
   stats.factorizations += r.factorizations;
+  stats.position_iterations += r.position_iterations;
+  stats.velocity_iterations += r.velocity_iterations;
   if (r.converged) {
     stats.last_iterations = r.iterations;
     stats.last_step = h;
@@ -126,6 +128,8 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     StepResult r = ga.step(s, h);
     stats.newton_iterations += r.iterations;
     stats.factorizations += r.factorizations;
+    stats.position_iterations += r.position_iterations;
+    stats.velocity_iterations += r.velocity_iterations;
     if (!r.converged || r.error_estimate > 1.0) {
       ++stats.rejected_steps;
       if (r.converged) s = backup;  // error too large: undo

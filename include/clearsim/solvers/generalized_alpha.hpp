@@ -32,7 +32,9 @@ struct AlphaParameters {
 struct StepResult {
   bool converged = false;
   int iterations = 0;
-  int factorizations = 0;
+  int factorizations = 0;        // smooth step and NSGA corrections
+  int position_iterations = 0;   // NSGA position correction (0 without contacts)
+  int velocity_iterations = 0;   // NSGA velocity jump
   double error_estimate = 0.0;  // scaled local error (≤ 1 acceptable) for step control
   std::string message;          // diagnostic when !converged
 };
@@ -54,7 +56,7 @@ class GeneralizedAlpha {
   }
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
   // With unilateral gaps this is the NSGA position correction and velocity jump.
-  bool project(const State& prev, State& x, std::string& why);
+  bool project(const State& prev, State& x, StepResult& res);
 
   const System& sys_;
   SolverSettings settings_;

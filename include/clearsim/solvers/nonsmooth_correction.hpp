@@ -17,6 +17,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/mass_saddle_schur.hpp"
 
 namespace cs {
 
@@ -37,8 +38,11 @@ class NonsmoothCorrection {
   NonsmoothReport correct(const State& prev, State& x);
 
  private:
-  bool positions(State& x, NonsmoothReport& rep);
-  bool velocities(const State& prev, State& x, const VecX& g_tilde, NonsmoothReport& rep);
+  // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
+  // decide which contacts may impact). Returns with Φ, B, g, G evaluated at the final x.
+  bool positions(State& x, NonsmoothReport& rep, bool first);
+  // Uses B, G, Φ_t at x as the last positions() call left them.
+  bool velocities(const State& prev, State& x, NonsmoothReport& rep);
   // Velocity jump with Coulomb friction at the closed contacts (Galvez et al. 2020; reference.md
   // §4.5): Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0, by semismooth Newton on all unknowns.
   bool friction(const State& x_smooth, State& x, const std::vector<char>& candidate,
@@ -49,25 +53,37 @@ class NonsmoothCorrection {
   // (then the contact slips). Without it the smooth step lets a sticking body creep by O(h²)
   // per step under a tangential load.
   void hold_sticking(const State& prev, State& x);
-  // A factorised [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] and the active set it was built for.
+  // A factorised [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] (identity rows for the inactive gaps) and the active
+  // set it was built for. Small models use the Schur complement of the constant block-diagonal
+  // M (MassSaddleSchur), large ones a sparse LU of the whole matrix.
   struct Factorization {
-    LinearSystem ls;
+    explicit Factorization(const Model& model) : schur(model) {}
+    LinearSystem ls;        // sparse path
+    MassSaddleSchur schur;  // dense path
+    MatX J, G;              // dense path: the rows [B; G_A] factored, and G at that time
     std::vector<char> active;
     bool valid = false;
   };
   // Φ, Φ_t, B and g, G at configuration kin (into phi_, phi_t_, B_, g_, G_).
   void jacobians(const std::vector<BodyKinematics>& kin, double t);
   bool factor(Factorization& f, const std::vector<char>& active);
+  // Solves f's system in place: rhs = [r_q; r_B; r_N] on entry, the increments on return.
+  void solve(Factorization& f, VecX& rhs);
   void effective_masses();
 
   const System& sys_;
   double tol_;
   int max_iterations_;
+  bool dense_;
   Factorization pos_, vel_;
   std::vector<Mat3> inv_inertia_;
   std::vector<BodyKinematics> kin_;
   MatX B_, G_;
-  VecX phi_, phi_t_, g_, r_eff_;
+  VecX phi_, phi_t_, g_, r_eff_, g_tilde_;
+  // Workspace, sized once.
+  State base_;
+  VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_, a_, b_;
+  std::vector<char> active_, previous_, candidate_;
 };
 
 }  // namespace cs

@@ -14,7 +14,9 @@ struct RunStats {
   long steps = 0;               // accepted steps (or analysis points)
   long rejected_steps = 0;      // adaptive rejections and Newton-failure retries
   long newton_iterations = 0;
-  long factorizations = 0;
+  long factorizations = 0;      // all linear-system factorizations (smooth and corrections)
+  // NSGA: iterations of the position correction and of the velocity jump (semismooth Newton).
+  long position_iterations = 0, velocity_iterations = 0;
   int last_iterations = 0;      // Newton iterations of the last step
   double last_step = 0.0;       // last accepted step size [s]
   double max_constraint_violation = 0.0;  // max ‖Φ‖∞ over the output points

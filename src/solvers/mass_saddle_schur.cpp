@@ -1,0 +1,59 @@
+#include "clearsim/solvers/mass_saddle_schur.hpp"
+
+#include <cmath>
+
+namespace cs {
+
+MassSaddleSchur::MassSaddleSchur(const Model& model) {
+  for (const Body& b : model.bodies) {
+    inv_mass_.push_back(1.0 / b.mass);
+    inv_inertia_.push_back(b.inertia_B.inverse());
+  }
+}
+
+void MassSaddleSchur::apply_inverse_mass(const Eigen::Ref<const VecX>& x,
+                                         Eigen::Ref<VecX> y) const {
+  for (std::size_t b = 0; b < inv_mass_.size(); ++b) {
+    const Eigen::Index c = 6 * static_cast<Eigen::Index>(b);
+    y.segment<3>(c) = inv_mass_[b] * x.segment<3>(c);
+    y.segment<3>(c + 3) = inv_inertia_[b] * x.segment<3>(c + 3);
+  }
+}
+
+bool MassSaddleSchur::factor(const MatX& J) {
+  const Eigen::Index k = J.rows(), n = J.cols();
+  J_ = J;
+  MinvJt_.resize(n, k);
+  for (std::size_t b = 0; b < inv_mass_.size(); ++b) {
+    const Eigen::Index c = 6 * static_cast<Eigen::Index>(b);
+    MinvJt_.middleRows<3>(c) = inv_mass_[b] * J.middleCols<3>(c).transpose();
+    MinvJt_.middleRows<3>(c + 3).noalias() = inv_inertia_[b] * J.middleCols<3>(c + 3).transpose();
+  }
+  if (k == 0) return true;
+  S_.resize(k, k);
+  S_.noalias() = J * MinvJt_;
+  ldlt_.compute(S_);
+  if (ldlt_.info() != Eigen::Success) return false;
+  // S is positive semi-definite; a pivot that is tiny against the largest one means dependent
+  // rows (LDLT pivots on the diagonal, so they come last).
+  const VecX d = ldlt_.vectorD().cwiseAbs();
+  const double largest = d.maxCoeff();
+  return largest > 0.0 && std::isfinite(largest) &&
+         d.minCoeff() > 1e-13 * largest * static_cast<double>(k);
+}
+
+void MassSaddleSchur::solve(Eigen::Ref<VecX> a, Eigen::Ref<VecX> b) {
+  t_.resize(a.size());
+  apply_inverse_mass(a, t_);  // M⁻¹ a
+  if (J_.rows() == 0) {
+    a = t_;
+    return;
+  }
+  y_.noalias() = J_ * t_;
+  y_ -= b;
+  b = ldlt_.solve(y_);  // y = S⁻¹ (J M⁻¹ a − b)
+  a = t_;
+  a.noalias() -= MinvJt_ * b;  // x = M⁻¹ a − M⁻¹ Jᵀ y
+}
+
+}  // namespace cs
