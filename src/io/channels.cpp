@@ -85,8 +85,9 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
       });
     }
   }
-  // Unilateral contacts (NSGA): normal impulse Λ_N of the last step [N·s], its mean force over
-  // the step Λ_N/h [N], and the regime (0 free flight, 1 contact, 2 impact), per gap.
+  // Unilateral contacts (NSGA): normal impulse Λ_N of the last step [N·s]; the contact force
+  // [N], smooth force of a persistent contact plus the impulse's mean over the step, λ_N + Λ_N/h;
+  // and the regime (0 free flight, 1 contact, 2 impact), per gap.
   for (std::size_t e = 0; e < m.elements.size(); ++e) {
     const Element& el = *m.elements[e];
     const int p = el.num_gaps();
@@ -97,7 +98,8 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
                        [g](const State& s, const RunStats&, const auto&) { return s.Lambda(g); });
       out.emplace_back(el.name() + ".contact_force" + suffix,
                        [g](const State& s, const RunStats& st, const auto&) {
-                         return st.last_step > 0.0 ? s.Lambda(g) / st.last_step : 0.0;
+                         const double smooth = s.lambda_N.size() > g ? s.lambda_N(g) : 0.0;
+                         return smooth + (st.last_step > 0.0 ? s.Lambda(g) / st.last_step : 0.0);
                        });
       out.emplace_back(el.name() + ".contact_state" + suffix,
                        [g](const State& s, const RunStats&, const auto&) {

@@ -10,7 +10,8 @@ namespace {
 const std::vector<std::string> kSolverKeys = {
     "analysis", "integrator", "rho_inf", "beta", "gamma", "step", "end", "adaptive", "rtol",
     "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
-    "linear_solver", "kinematic_steps", "formulation"};
+    "linear_solver", "kinematic_steps", "formulation", "restitution_threshold",
+    "persistent_contacts"};
 // clang-format on
 
 const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "progress"};
@@ -78,11 +79,14 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
   if (s.analysis != Analysis::kDynamic) {
     warn_unused(m,
                 {"integrator", "rho_inf", "beta", "gamma", "adaptive", "rtol", "atol", "min_step",
-                 "max_step"},
+                 "max_step", "restitution_threshold", "persistent_contacts"},
                 "a " + std::string(s.analysis == Analysis::kStatic ? "static" : "kinematic") +
                     " analysis does not integrate the equations of motion");
     return;
   }
+  if (s.integrator != IntegratorKind::kNsga)
+    warn_unused(m, {"restitution_threshold", "persistent_contacts"},
+                "they are used by the nsga integrator only");
   if (s.integrator != IntegratorKind::kNewmark)
     warn_unused(m, {"beta", "gamma"}, "beta and gamma are used by the newmark integrator only");
   if (s.integrator == IntegratorKind::kNewmark || s.integrator == IntegratorKind::kTrapezoidal)
@@ -122,6 +126,16 @@ SolverSettings read_solver(const Cursor& section) {
     s.formulation = read_choice(*c, std::vector<std::pair<std::string, ConstraintFormulation>>{
                                         {"index3", ConstraintFormulation::kIndex3},
                                         {"stabilized", ConstraintFormulation::kStabilized}});
+  if (auto c = m.find("restitution_threshold")) {
+    if (c->node().IsScalar() && c->node().Scalar() == "auto") {
+      s.restitution_threshold = -1.0;
+    } else if (!number_of(c->node())) {
+      c->expected("auto or a number >= 0 [m/s]");
+    } else {
+      s.restitution_threshold = read_non_negative(*c, "m/s");
+    }
+  }
+  if (auto c = m.find("persistent_contacts")) s.persistent_contacts = read_bool(*c);
   warn_ignored(m, s);
   return s;
 }

@@ -19,8 +19,14 @@ constexpr double kImpactSpeed = 1e-4;
 constexpr double kRefactorRate = 0.1;
 }  // namespace
 
-NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations)
-    : sys_(sys), tol_(tol), max_iterations_(max_iterations), pos_(sys.model()), vel_(sys.model()) {
+NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations,
+                                         double restitution_threshold)
+    : sys_(sys),
+      tol_(tol),
+      max_iterations_(max_iterations),
+      restitution_threshold_(restitution_threshold),
+      pos_(sys.model()),
+      vel_(sys.model()) {
   const int n = sys.num_dofs(), m = sys.num_constraints(), p = sys.num_gaps();
   const int N = n + m + p;
   dense_ = !use_sparse(N, LinearSolverKind::kAuto);
@@ -131,14 +137,21 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
       if (first) g_tilde_ = g_;
     }
     // Active set by the max rule: ν_j − r_j g_j ≥ 0 (r_j > 0, so at ν = 0 it is g_j ≤ 0).
-    for (int j = 0; j < p; ++j) active_[j] = (nu_N_(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
+    // A persistent contact the smooth step carried with a compressive force (λ_N > 0) stays on
+    // g_j = 0 like a bilateral joint of the stabilized formulation: the smooth step keeps it only
+    // at velocity level, and the generalized-α position update would otherwise let it drift off
+    // the wall (a ball at rest on a plane hovered 3e-8 m above it).
+    for (int j = 0; j < p; ++j) {
+      const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
+      active_[j] = (carried || nu_N_(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
+    }
     double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     for (int j = 0; j < p; ++j)
       worst = std::max(worst, active_[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
-    // Semismooth convergence: small residual and an active set that did not change.
-    const bool settled =
-        it == 0 ? std::none_of(active_.begin(), active_.end(), [](char a) { return a != 0; })
-                : active_ == previous_;
+    // Semismooth convergence: small residual and an active set that did not change. At the
+    // first iterate (ν = 0) a small residual alone suffices: the NCP residual of a gap within
+    // tolerance of zero is r_j |g_j| (persistent contacts carried by the smooth step).
+    const bool settled = it == 0 || active_ == previous_;
     if (worst <= tol_ && settled) {
       x.nu = nu_N_;
       rep.position_iterations += it;
@@ -221,10 +234,29 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // Candidates: contacts the smooth motion closed. Start with those approaching.
   candidate_.assign(p, 0);
   active_.assign(p, 0);
-  for (int j = 0; j < p; ++j) candidate_[j] = g_tilde_(j) <= 0.0 || x.nu(j) > 0.0;
+  // Candidates: contacts the smooth motion closed, or that it carried (persistent contacts).
+  for (int j = 0; j < p; ++j) {
+    const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
+    candidate_[j] = g_tilde_(j) <= 0.0 || x.nu(j) > 0.0 || carried;
+  }
   v_smooth_ = x.v;
   gdot_.noalias() = G_ * v_smooth_;
-  for (int j = 0; j < p; ++j) active_[j] = candidate_[j] && (gdot_(j) + e(j) * gdot_pre_(j) < 0.0);
+  // Restitution applies to impacts this step can resolve: an approach faster than the change of
+  // normal velocity the smooth motion makes over one step (|G(q_{n+1})ṽ − ġ⁻| ≈ |a_N| h).
+  // Slower approaches, and "pre-impact" velocities that are already separating, would bounce
+  // back within the step; they close plastically (e = 0) and the contact becomes persistent.
+  // Without this a pressed contact rattles numerically, ġ⁺ = −e ġ⁻ alternating in sign and
+  // decaying only by e per step. The threshold vanishes with h, so the scheme still converges to
+  // Newton's law; `restitution_threshold` in the solver settings fixes it instead.
+  e_eff_.resize(p);
+  for (int j = 0; j < p; ++j) {
+    const double threshold =
+        restitution_threshold_ >= 0.0 ? restitution_threshold_ : std::abs(gdot_(j) - gdot_pre_(j));
+    const bool resolved = restitution_threshold_ == 0.0 || -gdot_pre_(j) > threshold;
+    e_eff_(j) = resolved ? e(j) : 0.0;
+  }
+  for (int j = 0; j < p; ++j)
+    active_[j] = candidate_[j] && (gdot_(j) + e_eff_(j) * gdot_pre_(j) < 0.0);
   // Linear in (W, μ, Λ) for a given active set; solved by iterations on exact residuals with a
   // factorization reused while the active set is the same (refreshed when the iteration
   // stalls), then the active set is updated by the max rule. Small models start from the
@@ -245,13 +277,13 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     rhs_.segment(n, m).noalias() -= B_ * x.v;
     gdot_.noalias() = G_ * x.v;
     for (int j = 0; j < p; ++j)
-      rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e(j) * gdot_pre_(j)) : -Lambda_(j);
+      rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e_eff_(j) * gdot_pre_(j)) : -Lambda_(j);
     const double residual = rhs_.lpNorm<Eigen::Infinity>();
     if (residual <= tol_) {
       previous_ = active_;
       for (int j = 0; j < p; ++j) {
         if (!candidate_[j]) continue;
-        const double law = gdot_(j) + e(j) * gdot_pre_(j);
+        const double law = gdot_(j) + e_eff_(j) * gdot_pre_(j);
         active_[j] = (Lambda_(j) - r_eff_(j) * law >= 0.0) && (Lambda_(j) > 0.0 || law < 0.0);
       }
       if (active_ == previous_) break;
@@ -297,7 +329,8 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // are those of q_{n+1}; G v_{n+1} is the next step's pre-impact normal velocity.
   x.gdot_N.noalias() = G_ * x.v;
   for (int j = 0; j < p; ++j) {
-    const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0;
+    const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
+    const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0 || carried;
     if (!closed) {
       x.contact[j] = ContactState::kOpen;
     } else if (Lambda(j) > 0.0 && gdot_pre_(j) < -kImpactSpeed) {
@@ -360,7 +393,6 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
                                    const std::vector<char>& candidate, const VecX& gdot_pre,
                                    NonsmoothReport& rep) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
-  const VecX& e = sys_.restitution();
   const VecX& mu = sys_.friction();
   sys_.gather(x, kin_);
   MatX M = MatX::Zero(n, n), T = MatX::Zero(2 * p, n);
@@ -394,7 +426,7 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
     for (int j = 0; j < p; ++j) {
       const int rn = n + m + j, rt = n + m + p + 2 * j;
       const double r = r_eff_(j);
-      const double law = gdot(j) + e(j) * gdot_pre(j);
+      const double law = gdot(j) + e_eff_(j) * gdot_pre(j);
       if (candidate[j] && LN(j) - r * law >= 0.0) {
         R(rn) = r * law;
         J.block(rn, 0, 1, n) = r * G.row(j);

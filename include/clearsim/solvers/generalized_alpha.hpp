@@ -10,11 +10,10 @@
 // with β′ = (1 − α_m)/((1 − α_f) h² β), γ′ = γ/(hβ), C_t = −∂f/∂v, K_t = −∂f/∂q + ∂(Bᵀλ)/∂q.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
-#include <memory>
-
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
@@ -32,9 +31,9 @@ struct AlphaParameters {
 struct StepResult {
   bool converged = false;
   int iterations = 0;
-  int factorizations = 0;        // smooth step and NSGA corrections
-  int position_iterations = 0;   // NSGA position correction (0 without contacts)
-  int velocity_iterations = 0;   // NSGA velocity jump
+  int factorizations = 0;       // smooth step and NSGA corrections
+  int position_iterations = 0;  // NSGA position correction (0 without contacts)
+  int velocity_iterations = 0;  // NSGA velocity jump
   double error_estimate = 0.0;  // scaled local error (≤ 1 acceptable) for step control
   std::string message;          // diagnostic when !converged
 };
@@ -49,11 +48,13 @@ class GeneralizedAlpha {
 
  private:
   void evaluate(const State& s, bool need_matrix);
+  // NSGA: the contacts carried by the smooth step (see step()); false if none.
+  bool choose_persistent(const State& s);
+  // One smooth generalized-α solve from s (predictor and Newton) into trial_.
+  void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
   std::string failure_report(const State& s, double h) const;
-  bool stabilized() const {
-    return settings_.formulation == ConstraintFormulation::kStabilized;
-  }
+  bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
   // With unilateral gaps this is the NSGA position correction and velocity jump.
   bool project(const State& prev, State& x, StepResult& res);
@@ -72,6 +73,14 @@ class GeneralizedAlpha {
   VecX f_, phi_, phi_t_, r_v_, r_q_, rhs_, hdq_, Mvdot_, Btl_;
   MatX B_, dfdq_, dfdv_, Kc_;
   std::vector<Eigen::Triplet<double>> tB_;
+  // NSGA persistent contacts in the smooth step: rows G_j ṽ = 0 with force +G_jᵀλ_N,j for the
+  // gaps flagged in persistent_ (identity rows λ_N,j = 0 for the others).
+  int gap_rows_ = 0;  // number of gap rows in the smooth system (num_gaps() under NSGA, else 0)
+  bool any_persistent_ = false;
+  std::vector<char> persistent_, factored_persistent_;
+  MatX G_;
+  VecX gN_, r_c_;
+  std::vector<Eigen::Triplet<double>> tG_;
 };
 
 }  // namespace cs

@@ -31,7 +31,10 @@ struct NonsmoothReport {
 
 class NonsmoothCorrection {
  public:
-  NonsmoothCorrection(const System& sys, double tol, int max_iterations);
+  // tol and max_iterations for both semismooth Newton loops; restitution_threshold as in
+  // SolverSettings (negative: one step's change of the smooth normal velocity).
+  NonsmoothCorrection(const System& sys, double tol, int max_iterations,
+                      double restitution_threshold);
 
   // x holds (q̃, ṽ) on entry and (q_{n+1}, v_{n+1}) on return, with x.nu, x.Lambda and
   // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
@@ -74,12 +77,13 @@ class NonsmoothCorrection {
   const System& sys_;
   double tol_;
   int max_iterations_;
+  double restitution_threshold_;
   bool dense_;
   Factorization pos_, vel_;
   std::vector<Mat3> inv_inertia_;
   std::vector<BodyKinematics> kin_;
   MatX B_, G_;
-  VecX phi_, phi_t_, g_, r_eff_, g_tilde_;
+  VecX phi_, phi_t_, g_, r_eff_, g_tilde_, e_eff_;
   // Workspace, sized once.
   State base_;
   VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_, a_, b_;

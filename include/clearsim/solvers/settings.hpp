@@ -38,22 +38,31 @@ enum class LinearSolverKind { kAuto, kDense, kSparse };
 struct SolverSettings {
   Analysis analysis = Analysis::kDynamic;
   IntegratorKind integrator = IntegratorKind::kGeneralizedAlpha;
-  double rho_inf = 0.9;         // spectral radius at infinite frequency, [0, 1]
-  double newmark_beta = 0.25;   // β, for kNewmark
-  double newmark_gamma = 0.5;   // γ, for kNewmark
-  double step = 1e-3;           // h [s]; the initial step when adaptive
-  double end = 1.0;             // final time [s]
-  bool adaptive = false;        // step-size control from a local error estimate
-  double rtol = 1e-6;           // adaptive: relative tolerance on positions
-  double atol = 1e-8;           // adaptive: absolute tolerance on positions [m, rad]
-  double min_step = 1e-9;       // adaptive: smallest step before giving up [s]
-  double max_step = 0.0;        // adaptive: largest step [s]; 0 = no limit
-  double newton_tol = 1e-10;    // Newton: tolerance on the scaled correction and on ‖Φ‖∞
+  double rho_inf = 0.9;        // spectral radius at infinite frequency, [0, 1]
+  double newmark_beta = 0.25;  // β, for kNewmark
+  double newmark_gamma = 0.5;  // γ, for kNewmark
+  double step = 1e-3;          // h [s]; the initial step when adaptive
+  double end = 1.0;            // final time [s]
+  bool adaptive = false;       // step-size control from a local error estimate
+  double rtol = 1e-6;          // adaptive: relative tolerance on positions
+  double atol = 1e-8;          // adaptive: absolute tolerance on positions [m, rad]
+  double min_step = 1e-9;      // adaptive: smallest step before giving up [s]
+  double max_step = 0.0;       // adaptive: largest step [s]; 0 = no limit
+  double newton_tol = 1e-10;   // Newton: tolerance on the scaled correction and on ‖Φ‖∞
   int max_newton_iterations = 25;
   NewtonMode newton = NewtonMode::kFull;
   ConstraintFormulation formulation = ConstraintFormulation::kIndex3;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
-  int kinematic_steps = 0;      // kinematic analysis: number of output intervals (0 = end/step)
+  int kinematic_steps = 0;  // kinematic analysis: number of output intervals (0 = end/step)
+  // NSGA only. Impacts approaching slower than this close plastically (e = 0) [m/s]; negative
+  // (the default, `auto` in model files) means the speed the smooth motion changes the normal
+  // velocity by in one step, |G ṽ_{n+1} − ġ_n| ≈ |a_N| h; 0 keeps e for every impact, the law
+  // of the seeds. See NonsmoothCorrection.
+  double restitution_threshold = -1.0;
+  // NSGA only. The smooth step carries closed contacts with no normal velocity (persistent
+  // contacts) as velocity constraints with a smooth force λ_N ≥ 0; false leaves all contact
+  // forces to the corrections' impulses, the scheme of the seeds (first order in sliding).
+  bool persistent_contacts = true;
 };
 
 struct OutputSettings {
@@ -62,8 +71,8 @@ struct OutputSettings {
   // Model-file position (line, column; 1-based) of each channel, for error messages; empty
   // when the settings were not read from a file.
   std::vector<std::pair<int, int>> channel_positions;
-  std::string file;                   // CSV path; the command line's -o overrides it
-  bool progress = true;               // progress bar when stderr is a terminal
+  std::string file;      // CSV path; the command line's -o overrides it
+  bool progress = true;  // progress bar when stderr is a terminal
 };
 
 struct RunSettings {

@@ -11,14 +11,14 @@
 namespace cs {
 
 struct RunStats {
-  long steps = 0;               // accepted steps (or analysis points)
-  long rejected_steps = 0;      // adaptive rejections and Newton-failure retries
+  long steps = 0;           // accepted steps (or analysis points)
+  long rejected_steps = 0;  // adaptive rejections and Newton-failure retries
   long newton_iterations = 0;
-  long factorizations = 0;      // all linear-system factorizations (smooth and corrections)
+  long factorizations = 0;  // all linear-system factorizations (smooth and corrections)
   // NSGA: iterations of the position correction and of the velocity jump (semismooth Newton).
   long position_iterations = 0, velocity_iterations = 0;
-  int last_iterations = 0;      // Newton iterations of the last step
-  double last_step = 0.0;       // last accepted step size [s]
+  int last_iterations = 0;                // Newton iterations of the last step
+  double last_step = 0.0;                 // last accepted step size [s]
   double max_constraint_violation = 0.0;  // max ‖Φ‖∞ over the output points
   // Unilateral contacts (NSGA): steps spent in each regime summed over gaps, contact onsets
   // (open → closed), and the largest penetration max(−g_N) over all steps [m].
@@ -26,7 +26,7 @@ struct RunStats {
   double max_penetration = 0.0;
   double wall_seconds = 0.0;
   bool ok = true;
-  std::string message;          // why the run stopped early
+  std::string message;  // why the run stopped early
 };
 
 class StepObserver {

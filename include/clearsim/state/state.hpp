@@ -17,18 +17,19 @@ enum class ContactState : std::int8_t {
 };
 
 struct State {
-  double t = 0.0;            // time [s]
-  std::vector<Vec3> x_W;     // per body: centre-of-mass position [m]
-  std::vector<Mat3> R_WB;    // per body: orientation (body to world)
-  VecX v;                    // 6·nb: per body [v_W (m/s, world); w_B (rad/s, body frame)]
-  VecX vdot;                 // 6·nb: acceleration v̇ = [a_W; Ω̇_B]
-  VecX a;                    // 6·nb: generalized-α pseudo-acceleration (reference.md §1.2)
-  VecX lambda;               // constraint multipliers, one per independent constraint row
-  VecX nu;                   // per gap: position-correction multiplier ν_N [kg·m]
-  VecX Lambda;               // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
-  VecX v_jump;               // 6·nb: NSGA velocity jump W of the last step (0 otherwise)
-  VecX gdot_N;               // per gap: normal velocity G v after the last step [m/s]
-  std::vector<ContactState> contact;  // per gap: regime over the last step
+  double t = 0.0;          // time [s]
+  std::vector<Vec3> x_W;   // per body: centre-of-mass position [m]
+  std::vector<Mat3> R_WB;  // per body: orientation (body to world)
+  VecX v;                  // 6·nb: per body [v_W (m/s, world); w_B (rad/s, body frame)]
+  VecX vdot;               // 6·nb: acceleration v̇ = [a_W; Ω̇_B]
+  VecX a;                  // 6·nb: generalized-α pseudo-acceleration (reference.md §1.2)
+  VecX lambda;             // constraint multipliers, one per independent constraint row
+  VecX nu;                 // per gap: position-correction multiplier ν_N [kg·m]
+  VecX Lambda;             // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
+  VecX lambda_N;           // per gap: smooth contact force λ_N of a persistent contact [N]
+  VecX v_jump;             // 6·nb: NSGA velocity jump W of the last step (0 otherwise)
+  VecX gdot_N;             // per gap: normal velocity G v after the last step [m/s]
+  std::vector<ContactState> contact;   // per gap: regime over the last step
   std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
 
   void resize(int num_bodies, int num_multipliers) {
@@ -43,6 +44,7 @@ struct State {
   void resize_gaps(int num_gaps) {
     nu = VecX::Zero(num_gaps);
     Lambda = VecX::Zero(num_gaps);
+    lambda_N = VecX::Zero(num_gaps);
     contact.assign(num_gaps, ContactState::kOpen);
     sticking.assign(num_gaps, 0);
   }
