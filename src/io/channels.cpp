@@ -77,12 +77,22 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
     const auto names = el.channel_names();
     for (std::size_t k = 0; k < names.size(); ++k) {
       const int ei = static_cast<int>(e), ki = static_cast<int>(k);
-      out.emplace_back(el.name() + "." + names[k], [&sys, ei, ki](const State& s, const RunStats&,
-                                                                  const auto& kin) {
-        double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
-        sys.element_lambda(ei, s.lambda, lam);
-        return sys.model().elements[ei]->channel_value(ki, sys.input(ei, s.t, kin), lam);
-      });
+      out.emplace_back(el.name() + "." + names[k],
+                       [&sys, ei, ki](const State& s, const RunStats& st, const auto& kin) {
+                         // Reactions and driver efforts: the smooth multiplier plus, under NSGA,
+                         // the mean of the velocity jump's impulse over the step (μ/h), as body
+                         // accelerations include W/h.
+                         double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+                         sys.element_lambda(ei, s.lambda, lam);
+                         if (st.last_step > 0.0 && s.lambda_jump.size() == s.lambda.size()) {
+                           double mu[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+                           sys.element_lambda(ei, s.lambda_jump, mu);
+                           for (int r = 0; r < ConstraintBlock::kMaxRows; ++r)
+                             lam[r] += mu[r] / st.last_step;
+                         }
+                         return sys.model().elements[ei]->channel_value(ki, sys.input(ei, s.t, kin),
+                                                                        lam);
+                       });
     }
   }
   // Unilateral contacts (NSGA): normal impulse Λ_N of the last step [N·s]; the contact force

@@ -314,6 +314,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   }
   x.v = v_smooth_ + W_;
   x.v_jump = W_;
+  x.lambda_jump = mu_B_;
   rep.velocity_iterations += solves;
   x.Lambda = Lambda_;
   if (sys_.has_friction()) {
@@ -464,6 +465,7 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
         dy.tail(3 * p).lpNorm<Eigen::Infinity>() <=
             1e-13 * (1.0 + y.tail(3 * p).lpNorm<Eigen::Infinity>())) {
       x.v = vs + y.head(n);
+      x.lambda_jump = y.segment(n, m);
       x.Lambda = y.segment(n + m, p);
       rep.velocity_iterations += it + 1;
       return true;

@@ -225,8 +225,9 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
     return stats;
   }
   const int dof = sys.num_dofs() - sys.num_constraints();
+  // (nsga, and any model with contacts, always runs the stabilized formulation.)
   if (st.analysis == Analysis::kDynamic && st.formulation == ConstraintFormulation::kIndex3 &&
-      sys.num_constraints() > 0) {
+      st.integrator != IntegratorKind::kNsga && sys.num_gaps() == 0 && sys.num_constraints() > 0) {
     const AlphaParameters p = AlphaParameters::from_settings(st);
     // Spectral radius of the algebraic mode is |α_m/(1 − α_m)|-like: without numerical
     // dissipation (α_m = α_f, γ = ½) index-3 multipliers grow (Cardona & Géradin 1989).

@@ -24,6 +24,7 @@ struct State {
   VecX vdot;               // 6·nb: acceleration v̇ = [a_W; Ω̇_B]
   VecX a;                  // 6·nb: generalized-α pseudo-acceleration (reference.md §1.2)
   VecX lambda;             // constraint multipliers, one per independent constraint row
+  VecX lambda_jump;        // NSGA: joint impulses μ of the last velocity jump, one per row
   VecX nu;                 // per gap: position-correction multiplier ν_N [kg·m]
   VecX Lambda;             // per gap: normal impulse Λ_N of the last step [N·s], ≥ 0
   VecX lambda_N;           // per gap: smooth contact force λ_N of a persistent contact [N]
@@ -40,6 +41,7 @@ struct State {
     a = VecX::Zero(6 * num_bodies);
     v_jump = VecX::Zero(6 * num_bodies);
     lambda = VecX::Zero(num_multipliers);
+    lambda_jump = VecX::Zero(num_multipliers);
   }
   void resize_gaps(int num_gaps) {
     nu = VecX::Zero(num_gaps);
