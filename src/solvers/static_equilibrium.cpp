@@ -54,8 +54,9 @@ bool solve_static(const System& sys, const SolverSettings& settings, State& s, i
     }
     Eigen::FullPivLU<MatX> lu(S);
     if (!lu.isInvertible()) {
-      message = "the stiffness matrix is singular: some motion is resisted by neither a joint "
-                "nor a spring (a mechanism cannot be in static equilibrium without it)";
+      message =
+          "the stiffness matrix is singular: some motion is resisted by neither a joint "
+          "nor a spring (a mechanism cannot be in static equilibrium without it)";
       return false;
     }
     const VecX dx = lu.solve(r);

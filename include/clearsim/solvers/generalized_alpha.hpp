@@ -15,6 +15,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/mass_saddle_schur.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
 
@@ -65,6 +66,9 @@ class GeneralizedAlpha {
   LinearSystem ls_;
   LinearSystem proj_;  // [M Bᵀ; B 0] of the projections
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;
+  // Modified Newton on small stabilized models: the mass iteration (see smooth_solve).
+  std::unique_ptr<MassSaddleSchur> mass_schur_;
+  bool mass_ok_ = false;
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
   // Workspace (no allocation inside the step loop once sized).

@@ -31,12 +31,26 @@ class MassSaddleSchur {
   // y ← M⁻¹ x.
   void apply_inverse_mass(const Eigen::Ref<const VecX>& x, Eigen::Ref<VecX> y) const;
 
+  // The layout of the NSGA systems: unknowns [x (n); μ (m); ν (p)] and matrix
+  //   [ M  Bᵀ  −Gᵀ ]
+  //   [ B  0   0   ]
+  //   [ G_A 0  0   ]   (gap rows j with active[j]; the others are identity rows ν_j = rhs_j),
+  // that is J = [B; G_A] and y = [μ; −ν_A] above, the inactive columns −G_jᵀ ν_j moving to the
+  // right-hand side. factor_gaps keeps copies of G and of the active set for solve_gaps.
+  bool factor_gaps(const MatX& B, const MatX& G, const std::vector<char>& active);
+  // In place: rhs = [r_x; r_μ; r_ν] on entry, [x; μ; ν] on return.
+  void solve_gaps(VecX& rhs);
+
  private:
+  bool factor_rows();  // from J_
+
   std::vector<double> inv_mass_;
   std::vector<Mat3> inv_inertia_;
-  MatX J_, MinvJt_, S_;
+  MatX J_, MinvJt_, S_, G_;
   Eigen::LDLT<MatX> ldlt_;
-  VecX t_, y_;
+  VecX t_, y_, a_, b_;
+  std::vector<char> active_;
+  int m_ = 0;
 };
 
 }  // namespace cs

@@ -86,8 +86,8 @@ class NonsmoothCorrection {
   VecX phi_, phi_t_, g_, r_eff_, g_tilde_, e_eff_;
   // Workspace, sized once.
   State base_;
-  VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_, a_, b_;
-  std::vector<char> active_, previous_, candidate_;
+  VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_;
+  std::vector<char> active_, previous_, candidate_, carried_;
 };
 
 }  // namespace cs
