@@ -30,8 +30,8 @@ Model slider_driven_crank() {
   using joints::JointType;
   add_joint(m, "pivot", JointType::kRevolute, kGround, crank, Vec3::Zero(), Vec3::UnitZ());
   add_joint(m, "crank_rod", JointType::kSpherical, crank, rod, Vec3(0, 0.05, 0), Vec3::Zero());
-  add_joint(m, "rod_slider", JointType::kUniversal, rod, slider, Vec3(xs, 0, 0),
-            Vec3::UnitZ(), Vec3(-0.05, xs, 0).normalized());
+  add_joint(m, "rod_slider", JointType::kUniversal, rod, slider, Vec3(xs, 0, 0), Vec3::UnitZ(),
+            Vec3(-0.05, xs, 0).normalized());
   add_joint(m, "guide", JointType::kPrismatic, kGround, slider, Vec3(xs, 0, 0), Vec3::UnitX());
   add_driver(m, "pull", "guide", joints::JointDriver::Motion::kTranslation,
              joints::JointDriver::Given::kVelocity, TimeFunction::constant(1.0));

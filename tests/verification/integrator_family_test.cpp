@@ -135,9 +135,7 @@ TEST(IntegratorFamily, TorqueFreeBodyConservesMomentumAndEnergy) {
   const auto r = testing::run(m, s);
   ASSERT_TRUE(r.stats.ok) << r.stats.message;
   const Mat3 J = b.inertia_B;
-  const auto momentum = [&](const State& st) {
-    return Vec3(st.R_WB[0] * J * st.v.segment<3>(3));
-  };
+  const auto momentum = [&](const State& st) { return Vec3(st.R_WB[0] * J * st.v.segment<3>(3)); };
   const auto energy = [&](const State& st) {
     return 0.5 * st.v.segment<3>(3).dot(J * st.v.segment<3>(3));
   };

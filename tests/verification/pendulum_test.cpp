@@ -64,7 +64,9 @@ TEST(Pendulum, PeriodAndTrajectoryMatchTheEllipticSolution) {
   const double T = tc[2] - tc[1];
   EXPECT_NEAR(T / 2.367842, 1.0, 1e-6) << "period " << T;
   // Tabulated positions (reference.md §8.3), output every step so the times are on the grid.
-  struct Ref { double t, x, y; };
+  struct Ref {
+    double t, x, y;
+  };
   for (const Ref ref : {Ref{0.25, 0.953665, -0.300872}, Ref{0.5, 0.391049, -0.920370},
                         Ref{1.0, -0.986292, -0.165011}, Ref{2.0, 0.793566, -0.608484},
                         Ref{5.0, 0.942305, -0.334754}, Ref{10.0, 0.275087, -0.961419}}) {

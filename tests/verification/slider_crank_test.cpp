@@ -1,10 +1,11 @@
 // Ideal slider–crank at 5000 rpm against its closed form (reference.md §8.1).
+#include "testing/slider_crank.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "support/recorder.hpp"
-#include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {

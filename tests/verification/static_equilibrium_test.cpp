@@ -27,8 +27,8 @@ TEST(StaticEquilibrium, SpringLoadedPendulumMatchesClosedForm) {
     const auto* joint = static_cast<const joints::IdealJoint*>(m.elements[j].get());
     forces::SpringDamperParams p;
     p.stiffness = k;
-    add_element(m, std::make_unique<forces::RotationalSpringDamper>(
-                       "torsion", joint->marker_i(), joint->marker_j(), p));
+    add_element(m, std::make_unique<forces::RotationalSpringDamper>("torsion", joint->marker_i(),
+                                                                    joint->marker_j(), p));
     RunSettings s;
     s.solver.analysis = Analysis::kStatic;
     s.solver.newton_tol = 1e-12;
@@ -37,7 +37,8 @@ TEST(StaticEquilibrium, SpringLoadedPendulumMatchesClosedForm) {
     ASSERT_EQ(r.states.size(), 1u);
     // Closed form by Newton on g(θ) = kθ + mgL cos θ (monotone for k > mgL; bracketed start).
     double th = -0.5;
-    for (int it = 0; it < 100; ++it) th -= (k * th + 9.81 * std::cos(th)) / (k - 9.81 * std::sin(th));
+    for (int it = 0; it < 100; ++it)
+      th -= (k * th + 9.81 * std::cos(th)) / (k - 9.81 * std::sin(th));
     const Vec3 x = r.states[0].x_W[0];
     EXPECT_NEAR(std::atan2(x.y(), x.x()), th, 1e-10) << "k = " << k;
     EXPECT_NEAR(x.norm(), 1.0, 1e-12);

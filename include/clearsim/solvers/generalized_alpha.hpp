@@ -51,6 +51,8 @@ class GeneralizedAlpha {
   void evaluate(const State& s, bool need_matrix);
   // NSGA: the contacts carried by the smooth step (see step()); false if none.
   bool choose_persistent(const State& s);
+  // NSGA: makes a_n and v̇_n consistent with contacts that become persistent in this step.
+  void restart_accelerations(State& s);
   // One smooth generalized-α solve from s (predictor and Newton) into trial_.
   void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
@@ -82,6 +84,7 @@ class GeneralizedAlpha {
   int gap_rows_ = 0;  // number of gap rows in the smooth system (num_gaps() under NSGA, else 0)
   bool any_persistent_ = false;
   std::vector<char> persistent_, factored_persistent_;
+  VecX a_n_, vdot_n_;  // a_n and v̇_n before restart_accelerations
   MatX G_;
   VecX gN_, r_c_;
   std::vector<Eigen::Triplet<double>> tG_;
