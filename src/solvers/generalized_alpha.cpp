@@ -443,7 +443,17 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     restart_accelerations(s);
   }
   if (res.converged && stabilized() && (m > 0 || nonsmooth_)) {
-    if (!project(s, x, res)) res.converged = false;
+    if (!project(s, x, res)) {
+      // The smooth step converged; say which correction failed rather than quoting smooth
+      // residuals that are within tolerance.
+      factored_h_ = -1.0;
+      std::ostringstream os;
+      os << (nonsmooth_ ? "NSGA correction" : "projection") << " failed at t = " << x.t
+         << " s (step h = " << h << " s): " << res.message;
+      res.converged = false;
+      res.message = os.str();
+      return res;
+    }
   }
   if (!res.converged) {
     factored_h_ = -1.0;

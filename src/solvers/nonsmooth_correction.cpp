@@ -81,6 +81,16 @@ void NonsmoothCorrection::solve(Factorization& f, VecX& rhs) {
   f.schur.solve_gaps(rhs);
 }
 
+std::string NonsmoothCorrection::closed_gaps(const std::vector<char>& active) const {
+  // "; closed contacts: wall (sphere_plane), ..." — a singular matrix means the closed contacts
+  // and the joints constrain the same motion (a contact against a locked direction).
+  std::string out;
+  for (std::size_t j = 0; j < active.size(); ++j)
+    if (active[j])
+      out += (out.empty() ? "; closed contacts: " : ", ") + sys_.describe_gap(static_cast<int>(j));
+  return out;
+}
+
 NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
   NonsmoothReport rep;
   const int p = sys_.num_gaps();
@@ -150,7 +160,8 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     if (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0)) {
       if (!factor(pos_, active_)) {
         rep.ok = false;
-        rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t);
+        rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t) +
+                      closed_gaps(active_);
         return false;
       }
       ++rep.factorizations;
@@ -285,7 +296,8 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       f = &vel_;
       if (!factor(vel_, active_)) {
         rep.ok = false;
-        rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t);
+        rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t) +
+                      closed_gaps(active_);
         return false;
       }
       ++rep.factorizations;

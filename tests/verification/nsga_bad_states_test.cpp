@@ -467,6 +467,10 @@ solver: {integrator: nsga, step: 1.0e-3, end: 0.02}
   EXPECT_FALSE(tr.stats.ok);
   EXPECT_TRUE(AllFinite(tr));
   EXPECT_NEAR(message_time(tr.stats.message), 0.01, 1e-12) << tr.stats.message;
+  // It says which part failed and names the contact, not smooth residuals that are fine.
+  EXPECT_NE(tr.stats.message.find("NSGA correction failed"), std::string::npos)
+      << tr.stats.message;
+  EXPECT_NE(tr.stats.message.find("wall"), std::string::npos) << tr.stats.message;
   ASSERT_EQ(tr.states.size(), 10u);  // t = 0 … 0.009 s
   for (std::size_t k = 0; k < tr.states.size(); ++k) {
     const double t = tr.states[k].t;

@@ -73,6 +73,8 @@ class NonsmoothCorrection {
   // Solves f's system in place: rhs = [r_q; r_B; r_N] on entry, the increments on return.
   void solve(Factorization& f, VecX& rhs);
   void effective_masses();
+  // The names of the gaps flagged in `active`, for failure messages.
+  std::string closed_gaps(const std::vector<char>& active) const;
 
   const System& sys_;
   double tol_;
