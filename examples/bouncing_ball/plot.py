@@ -36,10 +36,13 @@ def analytic(n):
     return t_imp, t_imp + E**k * V1 / G, E ** (2 * k) * H0
 
 
-def measured_apexes(t, z, v):
-    """Apexes: rows where the velocity changes from > 0 to <= 0 (refined by a parabola)."""
+def measured_apexes(t, z, v, state):
+    """Apexes: rows where the velocity changes from > 0 to <= 0 in free flight (refined by a
+    parabola). The free-flight condition leaves out the ball lying on the floor after t_inf,
+    whose velocity is zero to ~1e-178 m/s and changes sign from row to row."""
     out = []
-    for k in np.nonzero((v[:-1] > 0) & (v[1:] <= 0))[0]:
+    flying = state == 0
+    for k in np.nonzero((v[:-1] > 0) & (v[1:] <= 0) & flying[:-1] & flying[1:])[0]:
         if 0 < k < len(t) - 2:
             # Free flight: z is a parabola in t; fit through three points around the apex.
             tt, zz = t[k - 1:k + 2], z[k - 1:k + 2]
@@ -53,7 +56,7 @@ def main():
     folder = results_dir()
     d = read_results(folder)
     t, z, v = d["time"], d["floor.gap"], d["ball.velocity.z"]
-    apex = measured_apexes(t, z, v)
+    apex = measured_apexes(t, z, v, d["floor.contact_state"])
     n_an = max(60, len(apex) + 1)
     t_imp, t_apex, h_apex = analytic(n_an)
     written = []

@@ -92,7 +92,7 @@ def main():
     ax.semilogy(t * 1e3, np.maximum(d["rod_slider.contact_force"], 1.0), color="tab:blue", lw=0.5)
     ax.set_ylim(1, 3e5)
     ax.set_xlabel("time t [ms]")
-    ax.set_ylabel("Λ_N/h [N] (0 drawn at 1)")
+    ax.set_ylabel("λ_N + Λ_N/h [N] (0 drawn at 1)")
     ax.set_title("rod_slider.contact_force (ideal joint: 434–2719 N, §6a)", fontsize=10)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
@@ -101,6 +101,17 @@ def main():
     for name in written:
         print(name)
     free = np.nonzero(st == 0)[0]
+    s1, t1 = st[1:], t[1:]
+    runs, k = [], 0                      # free flights: (number of steps, last step's time)
+    while k < len(s1):
+        j = k
+        while j < len(s1) and s1[j] == s1[k]:
+            j += 1
+        if s1[k] == 0:
+            runs.append((j - k, t1[j - 1]))
+        k = j
+    dt = t[1] - t[0]
+    long_flights = [end for n, end in runs if n * dt > 1e-4 + 1e-12]
     onset_rows = np.nonzero((st[:-1] == 0) & (st[1:] > 0))[0] + 1
     later = t > 0.06
     print(f"contact onsets {d['system.contact_onsets'][-1]:.0f} (last at t = {t[onset_rows[-1]]:.4f} s), "
@@ -108,6 +119,10 @@ def main():
           f"{d['system.max_penetration'][-1]:.2e} m, min gap {d['rod_slider.gap1'].min():.2e} m; "
           f"last free-flight step t = {t[free[-1]]:.4f} s; max |journal1.z| "
           f"{np.abs(d['rod_slider.journal1.z']).max():.1e} m")
+    print(f"free flights {len(runs)}, {sum(n == 1 for n, _ in runs)} of one step, "
+          f"{len(long_flights)} longer than 0.1 ms (the last ends at t = "
+          f"{long_flights[-1] if long_flights else float('nan'):.4f} s); free-flight share "
+          f"{np.mean(s1 == 0):.1%}")
     print(f"velocity deviation: max {np.abs(v - v_ref).max():.2f} m/s; after 0.06 s max "
           f"{np.abs(v - v_ref)[later].max():.2f} m/s, RMS "
           f"{np.sqrt(np.mean((v - v_ref)[later] ** 2) / np.mean(v_ref[later] ** 2)):.2%} of the "
