@@ -88,6 +88,7 @@ void scatter_rows(MatrixSink& S, int row, int ci, int cj, const Eigen::MatrixBas
 void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
                          VecX* phi_t, VecX* zeta) const {
   ConstraintBlock cb;
+  cb.want_zeta = zeta != nullptr;
   for (int e : constraint_elements_) {
     const Element& el = *model_->elements[e];
     el.constraint(input(e, t, kin), cb);

@@ -477,7 +477,11 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
 
 bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
   if (nonsmooth_) {
-    const NonsmoothReport r = nonsmooth_->correct(prev, x);
+    // The mass iteration's factorization of this step (rows B and the persistent contacts at
+    // the predictor) is a chord for the position correction and the velocity jump.
+    const bool hint = settings_.newton == NewtonMode::kModified && mass_ok_ && mass_schur_;
+    const NonsmoothReport r = hint ? nonsmooth_->correct(prev, x, mass_schur_.get(), &persistent_)
+                                   : nonsmooth_->correct(prev, x);
     res.message = r.message;
     res.position_iterations = r.position_iterations;
     res.velocity_iterations = r.velocity_iterations;

@@ -91,8 +91,12 @@ std::string NonsmoothCorrection::closed_gaps(const std::vector<char>& active) co
   return out;
 }
 
-NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x) {
+NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x, MassSaddleSchur* hint,
+                                             const std::vector<char>* hint_active) {
   NonsmoothReport rep;
+  hint_ = dense_ ? hint : nullptr;
+  hint_active_ = hint_active;
+  chord_ = nullptr;
   const int p = sys_.num_gaps();
   if (x.nu.size() != p) x.resize_gaps(p);
   // The first pass starts at the smooth prediction q̃; its gaps g(q̃) decide which contacts may
@@ -157,7 +161,18 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     // reuse the factorization across steps while the active set holds. Either way the
     // residuals are exact, so reuse changes the convergence rate, not the solution.
     const bool slow = it >= 1 && worst > (dense_ ? 0.1 : 0.5) * last;
-    if (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0)) {
+    // The smooth step's mass-iteration factorization (same rows, at the predictor, a few 1e-7
+    // away) serves as a chord for this step while its active set matches and it contracts.
+    if (it == 0) {
+      chord_ = (first && hint_ != nullptr && hint_active_ != nullptr && *hint_active_ == active_)
+                   ? hint_
+                   : nullptr;
+    } else if (chord_ != nullptr && (slow || *hint_active_ != active_)) {
+      chord_ = nullptr;
+      pos_.valid = false;
+    }
+    if (chord_ == nullptr &&
+        (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0))) {
       if (!factor(pos_, active_)) {
         rep.ok = false;
         rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t) +
@@ -174,7 +189,11 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     rhs_.head(n).noalias() += G_.transpose() * nu_N_;
     rhs_.segment(n, m) = -phi_;
     for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
-    solve(pos_, rhs_);
+    if (chord_ != nullptr) {
+      chord_->solve_gaps(rhs_);
+    } else {
+      solve(pos_, rhs_);
+    }
     U_ += rhs_.head(n);
     nu_B_ += rhs_.segment(n, m);
     nu_N_ += rhs_.tail(p);
@@ -253,6 +272,8 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // stalls), then the active set is updated by the max rule. Small models start from the
   // position correction's factorization of this step when its active set is the same.
   Factorization* f = dense_ && pos_.valid ? &pos_ : &vel_;
+  // Or from the chord the position correction ended with.
+  MassSaddleSchur* chord = chord_ != nullptr && *hint_active_ == active_ ? chord_ : nullptr;
   W_.setZero(n);
   mu_B_.setZero(m);
   Lambda_.setZero(p);
@@ -292,7 +313,8 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       return false;
     }
     const bool slow = residual > kRefactorRate * last;
-    if (!f->valid || f->active != active_ || slow) {
+    if (chord != nullptr && (slow || *hint_active_ != active_)) chord = nullptr;
+    if (chord == nullptr && (!f->valid || f->active != active_ || slow)) {
       f = &vel_;
       if (!factor(vel_, active_)) {
         rep.ok = false;
@@ -303,7 +325,11 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       ++rep.factorizations;
     }
     last = residual;
-    solve(*f, rhs_);
+    if (chord != nullptr) {
+      chord->solve_gaps(rhs_);
+    } else {
+      solve(*f, rhs_);
+    }
     ++solves;
     W_ += rhs_.head(n);
     mu_B_ += rhs_.segment(n, m);

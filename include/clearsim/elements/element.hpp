@@ -23,14 +23,14 @@ using Mat12 = Eigen::Matrix<double, 12, 12>;
 
 // Pose and velocity of one body as the kernels read them. Ground: identity and zeros.
 struct BodyKinematics {
-  Vec3 x_W = Vec3::Zero();        // centre-of-mass position [m]
-  Mat3 R_WB = Mat3::Identity();   // orientation, body to world
-  Vec3 v_W = Vec3::Zero();        // centre-of-mass velocity [m/s], world frame
-  Vec3 w_B = Vec3::Zero();        // angular velocity Ω [rad/s], body frame
+  Vec3 x_W = Vec3::Zero();       // centre-of-mass position [m]
+  Mat3 R_WB = Mat3::Identity();  // orientation, body to world
+  Vec3 v_W = Vec3::Zero();       // centre-of-mass velocity [m/s], world frame
+  Vec3 w_B = Vec3::Zero();       // angular velocity Ω [rad/s], body frame
 };
 
 struct ElementInput {
-  double t = 0.0;                   // time [s]
+  double t = 0.0;  // time [s]
   const BodyKinematics* i = nullptr;
   const BodyKinematics* j = nullptr;
 };
@@ -39,10 +39,12 @@ struct ElementInput {
 struct ConstraintBlock {
   static constexpr int kMaxRows = 6;
   int m = 0;
-  Eigen::Matrix<double, kMaxRows, 1> phi;        // Φ(q, t)
-  Eigen::Matrix<double, kMaxRows, 12> B;         // ∂Φ/∂q_loc
-  Eigen::Matrix<double, kMaxRows, 1> phi_t;      // ∂Φ/∂t, so Φ̇ = B v + Φ_t
-  Eigen::Matrix<double, kMaxRows, 1> zeta;       // Φ̈ − B v̇ (quadratic velocity and time terms)
+  Eigen::Matrix<double, kMaxRows, 1> phi;    // Φ(q, t)
+  Eigen::Matrix<double, kMaxRows, 12> B;     // ∂Φ/∂q_loc
+  Eigen::Matrix<double, kMaxRows, 1> phi_t;  // ∂Φ/∂t, so Φ̇ = B v + Φ_t
+  Eigen::Matrix<double, kMaxRows, 1> zeta;   // Φ̈ − B v̇ (quadratic velocity and time terms)
+  // Set by the caller: false when ζ is not needed (elements may then leave it at zero).
+  bool want_zeta = true;
   void reset(int rows) {
     m = rows;
     phi.setZero();
@@ -56,8 +58,8 @@ struct ConstraintBlock {
 struct GapBlock {
   static constexpr int kMaxGaps = 4;
   int p = 0;
-  Eigen::Matrix<double, kMaxGaps, 1> g;    // gap g_N [m], > 0 when open, 0 at contact
-  Eigen::Matrix<double, kMaxGaps, 12> G;   // ∂g_N/∂q_loc (its transpose maps Λ_N to forces)
+  Eigen::Matrix<double, kMaxGaps, 1> g;   // gap g_N [m], > 0 when open, 0 at contact
+  Eigen::Matrix<double, kMaxGaps, 12> G;  // ∂g_N/∂q_loc (its transpose maps Λ_N to forces)
   // Tangential relative velocity at contact k along two unit directions ⟂ the normal:
   // v_T = T.middleRows<2>(2k) v_loc (filled by elements whose friction coefficient is > 0).
   Eigen::Matrix<double, 2 * kMaxGaps, 12> T;
@@ -71,9 +73,9 @@ struct GapBlock {
 
 // Generalized force on the two bodies and its tangents.
 struct ForceBlock {
-  Vec12 f = Vec12::Zero();        // [F_i (world), τ_i (body i), F_j (world), τ_j (body j)]
-  Mat12 df_dq = Mat12::Zero();    // ∂f/∂q_loc
-  Mat12 df_dv = Mat12::Zero();    // ∂f/∂v_loc
+  Vec12 f = Vec12::Zero();      // [F_i (world), τ_i (body i), F_j (world), τ_j (body j)]
+  Mat12 df_dq = Mat12::Zero();  // ∂f/∂q_loc
+  Mat12 df_dv = Mat12::Zero();  // ∂f/∂v_loc
 };
 
 class Element {

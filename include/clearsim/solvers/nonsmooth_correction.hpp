@@ -38,7 +38,11 @@ class NonsmoothCorrection {
 
   // x holds (q̃, ṽ) on entry and (q_{n+1}, v_{n+1}) on return, with x.nu, x.Lambda and
   // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
-  NonsmoothReport correct(const State& prev, State& x);
+  // `hint`, if given, is a factorization of the same system layout ([M Bᵀ −Gᵀ; B; G_A] with
+  // A = *hint_active) at a nearby configuration — the smooth step's mass iteration at the
+  // predictor — used as a chord while it contracts (small models only).
+  NonsmoothReport correct(const State& prev, State& x, MassSaddleSchur* hint = nullptr,
+                          const std::vector<char>* hint_active = nullptr);
 
  private:
   // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
@@ -90,6 +94,9 @@ class NonsmoothCorrection {
   State base_;
   VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_;
   std::vector<char> active_, previous_, candidate_, carried_;
+  MassSaddleSchur* hint_ = nullptr;  // see correct()
+  const std::vector<char>* hint_active_ = nullptr;
+  MassSaddleSchur* chord_ = nullptr;  // the hint, while positions() uses it
 };
 
 }  // namespace cs

@@ -159,7 +159,7 @@ void RevoluteClearance::ideal_rows(const ElementInput& in, ConstraintBlock& out)
 void RevoluteClearance::constraint(const ElementInput& in, ConstraintBlock& out) const {
   out.reset(num_constraints());
   if (axial_ != Axial::kIdeal) return;
-  const auto s = dot2(*in.i, bearing_.R_BM.col(2), bearing_.p_B, *in.j, pin_.p_B);
+  const auto s = dot2(*in.i, bearing_.R_BM.col(2), bearing_.p_B, *in.j, pin_.p_B, out.want_zeta);
   out.phi(0) = s.phi;
   out.B.row(0) = s.B;
   out.zeta(0) = s.zeta;

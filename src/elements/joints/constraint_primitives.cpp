@@ -27,9 +27,8 @@ Vec12 local_velocity(const BodyKinematics& bi, const BodyKinematics& bj) {
   return v;
 }
 
-Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi,
-                                                 const BodyKinematics& bj, const Vec3& p_W,
-                                                 const Vec3& n_W) {
+Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi, const BodyKinematics& bj,
+                                                 const Vec3& p_W, const Vec3& n_W) {
   // Material points of each body at p_W; their velocity difference is point_coincidence's B v.
   const Vec3 s_i = bi.R_WB.transpose() * (p_W - bi.x_W);
   const Vec3 s_j = bj.R_WB.transpose() * (p_W - bj.x_W);
@@ -41,8 +40,8 @@ Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi,
   return T;
 }
 
-PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i,
-                              const BodyKinematics& bj, const Vec3& s_j) {
+PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i, const BodyKinematics& bj,
+                              const Vec3& s_j, bool with_zeta) {
   PointResult r;
   r.phi = (bj.x_W + bj.R_WB * s_j) - (bi.x_W + bi.R_WB * s_i);
   r.B.setZero();
@@ -50,28 +49,29 @@ PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i,
   r.B.block<3, 3>(0, kTi) = bi.R_WB * skew(s_i);
   r.B.block<3, 3>(0, kXj) = Mat3::Identity();
   r.B.block<3, 3>(0, kTj) = -bj.R_WB * skew(s_j);
-  r.zeta = centripetal(bj, s_j) - centripetal(bi, s_i);
+  r.zeta = with_zeta ? Vec3(centripetal(bj, s_j) - centripetal(bi, s_i)) : Vec3::Zero();
   return r;
 }
 
-void point_coincidence_tangent(const BodyKinematics& bi, const Vec3& s_i,
-                               const BodyKinematics& bj, const Vec3& s_j, const Vec3& lambda,
-                               Mat12& K) {
+void point_coincidence_tangent(const BodyKinematics& bi, const Vec3& s_i, const BodyKinematics& bj,
+                               const Vec3& s_j, const Vec3& lambda, Mat12& K) {
   // Bᵀλ rotation rows are −s̃_i R_iᵀλ and s̃_j R_jᵀλ; δ(Rᵀλ) = (Rᵀλ)~ δΘ.
   K.block<3, 3>(kTi, kTi) -= skew(s_i) * skew(bi.R_WB.transpose() * lambda);
   K.block<3, 3>(kTj, kTj) += skew(s_j) * skew(bj.R_WB.transpose() * lambda);
 }
 
 ScalarResult dot1(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematics& bj,
-                  const Vec3& b_j) {
+                  const Vec3& b_j, bool with_zeta) {
   const Vec3 a = bi.R_WB * a_i;
   const Vec3 b = bj.R_WB * b_j;
   ScalarResult r;
   r.phi = a.dot(b);
   r.B.segment<3>(kTi) = a_i.cross(bi.R_WB.transpose() * b).transpose();
   r.B.segment<3>(kTj) = b_j.cross(bj.R_WB.transpose() * a).transpose();
-  r.zeta = centripetal(bi, a_i).dot(b) + 2.0 * spin(bi, a_i).dot(spin(bj, b_j)) +
-           a.dot(centripetal(bj, b_j));
+  if (with_zeta) {
+    r.zeta = centripetal(bi, a_i).dot(b) + 2.0 * spin(bi, a_i).dot(spin(bj, b_j)) +
+             a.dot(centripetal(bj, b_j));
+  }
   return r;
 }
 
@@ -88,9 +88,9 @@ void dot1_tangent(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematic
 }
 
 ScalarResult dot2(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
-                  const BodyKinematics& bj, const Vec3& s_j) {
+                  const BodyKinematics& bj, const Vec3& s_j, bool with_zeta) {
   const Vec3 a = bi.R_WB * a_i;
-  const PointResult p = point_coincidence(bi, s_i, bj, s_j);
+  const PointResult p = point_coincidence(bi, s_i, bj, s_j, with_zeta);
   const Vec3& d = p.phi;
   ScalarResult r;
   r.phi = a.dot(d);
@@ -98,8 +98,10 @@ ScalarResult dot2(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
   r.B.segment<3>(kTi) = a_i.cross(s_i + bi.R_WB.transpose() * d).transpose();
   r.B.segment<3>(kXj) = a.transpose();
   r.B.segment<3>(kTj) = s_j.cross(bj.R_WB.transpose() * a).transpose();
-  const Vec3 d_dot = (bj.v_W + spin(bj, s_j)) - (bi.v_W + spin(bi, s_i));
-  r.zeta = centripetal(bi, a_i).dot(d) + 2.0 * spin(bi, a_i).dot(d_dot) + a.dot(p.zeta);
+  if (with_zeta) {
+    const Vec3 d_dot = (bj.v_W + spin(bj, s_j)) - (bi.v_W + spin(bi, s_i));
+    r.zeta = centripetal(bi, a_i).dot(d) + 2.0 * spin(bi, a_i).dot(d_dot) + a.dot(p.zeta);
+  }
   return r;
 }
 
@@ -124,11 +126,11 @@ void dot2_tangent(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
   K.block<3, 3>(kTj, kTi) -= lambda * Sj * Rj.transpose() * Ri * A;
 }
 
-AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi,
-                           const BodyKinematics& bj, const Mat3& R_BMj, double reference) {
+AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi, const BodyKinematics& bj,
+                           const Mat3& R_BMj, double reference, bool with_zeta) {
   // s = (R_i ȳ_i)·(R_j x̄_j), k = (R_i x̄_i)·(R_j x̄_j), θ = atan2(s, k).
-  const ScalarResult s = dot1(bi, R_BMi.col(1), bj, R_BMj.col(0));
-  const ScalarResult k = dot1(bi, R_BMi.col(0), bj, R_BMj.col(0));
+  const ScalarResult s = dot1(bi, R_BMi.col(1), bj, R_BMj.col(0), with_zeta);
+  const ScalarResult k = dot1(bi, R_BMi.col(0), bj, R_BMj.col(0), with_zeta);
   const Vec12 v = local_velocity(bi, bj);
   const double rho = s.phi * s.phi + k.phi * k.phi;
   AngleResult r;
@@ -139,13 +141,15 @@ AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi,
   const double s_dot = s.B.dot(v.transpose());
   const double k_dot = k.B.dot(v.transpose());
   r.theta_dot = (k.phi * s_dot - s.phi * k_dot) / rho;
-  const double rho_dot = 2.0 * (s.phi * s_dot + k.phi * k_dot);
-  r.zeta = (k.phi * s.zeta - s.phi * k.zeta) / rho - r.theta_dot * rho_dot / rho;
+  if (with_zeta) {
+    const double rho_dot = 2.0 * (s.phi * s_dot + k.phi * k_dot);
+    r.zeta = (k.phi * s.zeta - s.phi * k.zeta) / rho - r.theta_dot * rho_dot / rho;
+  }
   return r;
 }
 
-void relative_angle_tangent(const BodyKinematics& bi, const Mat3& R_BMi,
-                            const BodyKinematics& bj, const Mat3& R_BMj, double lambda, Mat12& K) {
+void relative_angle_tangent(const BodyKinematics& bi, const Mat3& R_BMi, const BodyKinematics& bj,
+                            const Mat3& R_BMj, double lambda, Mat12& K) {
   const ScalarResult s = dot1(bi, R_BMi.col(1), bj, R_BMj.col(0));
   const ScalarResult k = dot1(bi, R_BMi.col(0), bj, R_BMj.col(0));
   Mat12 Ks = Mat12::Zero(), Kk = Mat12::Zero();

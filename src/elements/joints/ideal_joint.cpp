@@ -6,13 +6,20 @@ namespace cs::joints {
 
 const char* to_string(JointType t) {
   switch (t) {
-    case JointType::kFixed: return "fixed";
-    case JointType::kSpherical: return "spherical";
-    case JointType::kRevolute: return "revolute";
-    case JointType::kUniversal: return "universal";
-    case JointType::kCylindrical: return "cylindrical";
-    case JointType::kPrismatic: return "prismatic";
-    case JointType::kPlanar: return "planar";
+    case JointType::kFixed:
+      return "fixed";
+    case JointType::kSpherical:
+      return "spherical";
+    case JointType::kRevolute:
+      return "revolute";
+    case JointType::kUniversal:
+      return "universal";
+    case JointType::kCylindrical:
+      return "cylindrical";
+    case JointType::kPrismatic:
+      return "prismatic";
+    case JointType::kPlanar:
+      return "planar";
   }
   return "?";
 }
@@ -25,11 +32,14 @@ constexpr int X = 0, Y = 1, Z = 2;
 std::vector<PrimitiveRow> rows_of(JointType t) {
   const PrimitiveRow point{K::kPoint, 0, 0, "point coincidence"};
   switch (t) {
-    case JointType::kSpherical: return {point};
+    case JointType::kSpherical:
+      return {point};
     case JointType::kRevolute:
-      return {point, {K::kDot1, X, Z, "axis alignment x_i·z_j"},
+      return {point,
+              {K::kDot1, X, Z, "axis alignment x_i·z_j"},
               {K::kDot1, Y, Z, "axis alignment y_i·z_j"}};
-    case JointType::kUniversal: return {point, {K::kDot1, Z, Z, "cross axes z_i·z_j"}};
+    case JointType::kUniversal:
+      return {point, {K::kDot1, Z, Z, "cross axes z_i·z_j"}};
     case JointType::kCylindrical:
       return {{K::kDot1, X, Z, "axis alignment x_i·z_j"},
               {K::kDot1, Y, Z, "axis alignment y_i·z_j"},
@@ -46,8 +56,10 @@ std::vector<PrimitiveRow> rows_of(JointType t) {
               {K::kDot1, Z, X, "normal alignment z_i·x_j"},
               {K::kDot1, Z, Y, "normal alignment z_i·y_j"}};
     case JointType::kFixed:
-      return {point, {K::kDot1, Y, Z, "no rotation y_i·z_j"},
-              {K::kDot1, Z, X, "no rotation z_i·x_j"}, {K::kDot1, X, Y, "no rotation x_i·y_j"}};
+      return {point,
+              {K::kDot1, Y, Z, "no rotation y_i·z_j"},
+              {K::kDot1, Z, X, "no rotation z_i·x_j"},
+              {K::kDot1, X, Y, "no rotation x_i·y_j"}};
   }
   return {};
 }
@@ -72,16 +84,17 @@ void IdealJoint::constraint(const ElementInput& in, ConstraintBlock& out) const 
   int r = 0;
   for (const auto& p : prims_) {
     if (p.kind == K::kPoint) {
-      const PointResult pr = point_coincidence(*in.i, mi_.p_B, *in.j, mj_.p_B);
+      const PointResult pr = point_coincidence(*in.i, mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
       out.phi.segment<3>(r) = pr.phi;
       out.B.block<3, 12>(r, 0) = pr.B;
       out.zeta.segment<3>(r) = pr.zeta;
       r += 3;
       continue;
     }
-    const ScalarResult s = (p.kind == K::kDot1)
-                               ? dot1(*in.i, mi_.R_BM.col(p.axis_i), *in.j, mj_.R_BM.col(p.axis_j))
-                               : dot2(*in.i, mi_.R_BM.col(p.axis_i), mi_.p_B, *in.j, mj_.p_B);
+    const ScalarResult s =
+        (p.kind == K::kDot1)
+            ? dot1(*in.i, mi_.R_BM.col(p.axis_i), *in.j, mj_.R_BM.col(p.axis_j), out.want_zeta)
+            : dot2(*in.i, mi_.R_BM.col(p.axis_i), mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
     out.phi(r) = s.phi;
     out.B.row(r) = s.B;
     out.zeta(r) = s.zeta;
@@ -93,8 +106,8 @@ void IdealJoint::constraint_tangent(const ElementInput& in, const double* lambda
   int r = 0;
   for (const auto& p : prims_) {
     if (p.kind == K::kPoint) {
-      point_coincidence_tangent(*in.i, mi_.p_B, *in.j, mj_.p_B, Vec3(lambda[r], lambda[r + 1],
-                                                                       lambda[r + 2]), K);
+      point_coincidence_tangent(*in.i, mi_.p_B, *in.j, mj_.p_B,
+                                Vec3(lambda[r], lambda[r + 1], lambda[r + 2]), K);
       r += 3;
     } else if (p.kind == K::kDot1) {
       dot1_tangent(*in.i, mi_.R_BM.col(p.axis_i), *in.j, mj_.R_BM.col(p.axis_j), lambda[r++], K);

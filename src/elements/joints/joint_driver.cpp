@@ -32,12 +32,12 @@ void JointDriver::constraint(const ElementInput& in, ConstraintBlock& out) const
   const double td = target(in.t);
   if (motion_ == Motion::kRotation) {
     // Φ = θ − θ_d with θ unwrapped to within π of θ_d, so many turns never jump by 2π.
-    const AngleResult a = relative_angle(*in.i, mi_.R_BM, *in.j, mj_.R_BM, td);
+    const AngleResult a = relative_angle(*in.i, mi_.R_BM, *in.j, mj_.R_BM, td, out.want_zeta);
     out.phi(0) = a.theta - td;
     out.B.row(0) = a.grad;
     out.zeta(0) = a.zeta;
   } else {
-    const ScalarResult s = dot2(*in.i, mi_.R_BM.col(2), mi_.p_B, *in.j, mj_.p_B);
+    const ScalarResult s = dot2(*in.i, mi_.R_BM.col(2), mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
     out.phi(0) = s.phi - td;
     out.B.row(0) = s.B;
     out.zeta(0) = s.zeta;
@@ -55,7 +55,8 @@ void JointDriver::constraint_tangent(const ElementInput& in, const double* lambd
 }
 
 std::string JointDriver::constraint_row_name(int) const {
-  return (motion_ == Motion::kRotation ? "prescribed angle of joint " : "prescribed slide of joint ") +
+  return (motion_ == Motion::kRotation ? "prescribed angle of joint "
+                                       : "prescribed slide of joint ") +
          joint_name_;
 }
 
@@ -69,10 +70,14 @@ double JointDriver::channel_value(int k, const ElementInput& in, const double* l
   // effort along the driven coordinate is −λ.
   const double effort = -lambda[0];
   switch (k) {
-    case 0: return effort;
-    case 1: return effort * target_d1(in.t);
-    case 2: return target(in.t);
-    default: return target_d1(in.t);
+    case 0:
+      return effort;
+    case 1:
+      return effort * target_d1(in.t);
+    case 2:
+      return target(in.t);
+    default:
+      return target_d1(in.t);
   }
 }
 

@@ -21,7 +21,15 @@
 
 namespace cs::joints {
 
-enum class JointType { kFixed, kSpherical, kRevolute, kUniversal, kCylindrical, kPrismatic, kPlanar };
+enum class JointType {
+  kFixed,
+  kSpherical,
+  kRevolute,
+  kUniversal,
+  kCylindrical,
+  kPrismatic,
+  kPlanar
+};
 
 const char* to_string(JointType t);
 

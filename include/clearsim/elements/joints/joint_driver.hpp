@@ -18,8 +18,8 @@ class JointDriver final : public Element {
   enum class Motion { kRotation, kTranslation };
   enum class Given { kPosition, kVelocity };
 
-  JointDriver(std::string name, std::string joint_name, Motion motion, Given given,
-              TimeFunction f, Marker marker_i, Marker marker_j);
+  JointDriver(std::string name, std::string joint_name, Motion motion, Given given, TimeFunction f,
+              Marker marker_i, Marker marker_j);
 
   std::string kind() const override { return "driver"; }
   int num_constraints() const override { return 1; }
