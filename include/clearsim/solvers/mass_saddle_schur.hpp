@@ -47,7 +47,7 @@ class MassSaddleSchur {
   std::vector<double> inv_mass_;
   std::vector<Mat3> inv_inertia_;
   MatX J_, MinvJt_, S_, G_;
-  Eigen::LLT<MatX> llt_;
+  Eigen::LDLT<MatX> ldlt_;
   VecX t_, y_, a_, b_;
   std::vector<char> active_;
   int m_ = 0;
