@@ -112,7 +112,7 @@ def main():
                         label=f"{label}: cavity.contact_force (λ_N + Λ_N/h)")
             axs[2].axhline(MASS * vt**2 / C, color=color, ls="--", lw=1.0,
                            label=f"exact centripetal force m v_t²/c = {MASS * vt**2 / C:.2f} N")
-            k10 = np.searchsorted(t, 0.01)   # sliding, past the start-up of the contact force
+            k10 = np.searchsorted(t, 0.01)   # sliding, well after the impact (5.5 ms)
             report.append(f"{label}: E(end) = {ke[-1] * 1e3:.4f} mJ vs exact "
                           f"{e_exact * 1e3:.4f} mJ ({ke[-1] / e_exact - 1:+.2%}); change while "
                           f"sliding, 10 ms to the end: {ke[-1] / ke[k10] - 1:+.1e}; contact force "

@@ -128,6 +128,13 @@ def main():
           f"{np.sqrt(np.mean((v - v_ref)[later] ** 2) / np.mean(v_ref[later] ** 2)):.2%} of the "
           f"ideal RMS; contact force max {d['rod_slider.contact_force'].max():.0f} N, after 0.06 s "
           f"{d['rod_slider.contact_force'][later].min():.0f}–{d['rod_slider.contact_force'][later].max():.0f} N")
+    cf, imp = d["rod_slider.contact_force"], d["rod_slider.impulse"]
+    c = later & (st == 1)
+    print(f"after 0.06 s, contact state: force median {np.median(cf[c]):.0f} N, 99th percentile "
+          f"{np.percentile(cf[c], 99):.0f} N; contact steps (whole run) {np.count_nonzero(st == 1)}, "
+          f"with an impulse > 1e-6 N·s {np.count_nonzero((st == 1) & (imp > 1e-6))}, < -1e-6 N·s "
+          f"{np.count_nonzero((st == 1) & (imp < -1e-6))} (impulses {imp[st == 1].min():.1e} to "
+          f"{imp[st == 1].max():.1e} N·s)")
 
 
 if __name__ == "__main__":

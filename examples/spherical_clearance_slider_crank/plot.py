@@ -273,7 +273,9 @@ def main():
     print(f"h = 1e-5 s, contact force after 0.1 s in the contact state: median {np.median(cf[c]):.0f} N, "
           f"99th percentile {np.percentile(cf[c], 99):.0f} N, max {cf[c].max():.0f} N; mean over 3 "
           f"steps: median {np.median(mean3[c3]):.0f} N, 99th percentile {np.percentile(mean3[c3], 99):.0f} N; "
-          f"contact rows with an impulse {np.mean(d['rod_slider.impulse'][c] > 0):.0%}; impact steps: "
+          f"contact rows with an impulse > 1e-6 N·s {np.count_nonzero(d['rod_slider.impulse'][c] > 1e-6)}, "
+          f"< -1e-6 N·s {np.count_nonzero(d['rod_slider.impulse'][c] < -1e-6)} of {np.count_nonzero(c)} "
+          f"(impulses {d['rod_slider.impulse'][c].min():.1e} to {d['rod_slider.impulse'][c].max():.1e} N·s); impact steps: "
           f"median {np.median(cf[imp]):.0f} N, max {cf[imp].max():.0f} N")
 
 
