@@ -282,6 +282,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // sliding contact by 3e-6 over 50 000 steps (1e-7 now).
   sys_.mass_times(v_smooth_, Mx_);
   const double vtol = 1e-3 * tol_ + 1e-14 * Mx_.lpNorm<Eigen::Infinity>();
+  const double h = x.t - prev.t;
   double last = INFINITY;
   int it = 0, solves = 0;
   for (;; ++it) {
@@ -299,6 +300,12 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     if (residual <= vtol) {
       previous_ = active_;
       for (int j = 0; j < p; ++j) {
+        // A carried contact may take an impulse of either sign (it only removes the normal
+        // velocity the position correction's rotation of the normal left, ~v_slide·U/c), but
+        // the total normal impulse of the step, λ_N h + Λ_N, must push: when it would pull (the
+        // other end of a pin impacting, say) the contact leaves the carried set and obeys the
+        // ordinary complementarity below.
+        if (carried_[j] && x.lambda_N(j) * h + Lambda_(j) < 0.0) carried_[j] = 0;
         if (!candidate_[j] || carried_[j]) continue;
         const double law = gdot_(j) + e_eff_(j) * gdot_pre_(j);
         active_[j] = (Lambda_(j) - r_eff_(j) * law >= 0.0) && (Lambda_(j) > 0.0 || law < 0.0);
