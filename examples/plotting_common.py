@@ -71,3 +71,18 @@ def clearance_circle(ax, c, lw=1.2, label=None):
         label = f"clearance circle, c = {c * 1e3:g} mm"
     phi = np.linspace(0, 2 * np.pi, 361)
     ax.plot(c * 1e3 * np.cos(phi), c * 1e3 * np.sin(phi), color="black", lw=lw, label=label)
+
+
+def orbit_by_state(ax, x_mm, y_mm, states, c, count_label="rows", ms=2.5, lw=0.4, alpha=1.0):
+    """Journal-centre orbit inside the clearance circle (radius c [m]), in mm: the path in grey
+    and every output point coloured by its contact state (STATE_STYLE), with equal axes."""
+    clearance_circle(ax, c)
+    ax.plot(x_mm, y_mm, color="tab:gray", lw=lw, alpha=alpha)
+    for s_, (name, color) in STATE_STYLE.items():
+        m = states == s_
+        ax.plot(x_mm[m], y_mm[m], ".", ms=ms if s_ < 2 else 6, color=color,
+                label=f"{name} ({np.count_nonzero(m)} {count_label})")
+    lim = 1.2 * c * 1e3
+    ax.set_aspect("equal")
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)

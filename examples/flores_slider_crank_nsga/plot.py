@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from plotting_common import CRANK_OMEGA, STATE_STYLE, clearance_circle, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
+from plotting_common import CRANK_OMEGA, orbit_by_state, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -66,16 +66,8 @@ def main():
     fig = plt.figure(figsize=(14, 7))
     gs = fig.add_gridspec(2, 2, width_ratios=[1, 1.5])
     ax = fig.add_subplot(gs[:, 0])
-    clearance_circle(ax, C)
     jx, jy = d["rod_slider.journal1.x"] * 1e3, d["rod_slider.journal1.y"] * 1e3
-    ax.plot(jx, jy, color="tab:gray", lw=0.4, alpha=0.8)
-    for s_, (name, color) in STATE_STYLE.items():
-        m = st == s_
-        ax.plot(jx[m], jy[m], ".", ms=2 if s_ < 2 else 6, color=color,
-                label=f"{name} ({np.count_nonzero(m)} steps)")
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.6, 0.6)
-    ax.set_ylim(-0.6, 0.6)
+    orbit_by_state(ax, jx, jy, st, C, count_label="steps", ms=2, alpha=0.8)
     ax.set_xlabel("journal1.x: bearing frame on the rod (x along the rod at θ = 0) [mm]")
     ax.set_ylabel("journal1.y [mm]")
     ax.set_title(f"Journal centre in the bearing, 0–{t[-1]:.2f} s", fontsize=10)

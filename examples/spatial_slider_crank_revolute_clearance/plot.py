@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from plotting_common import STATE_STYLE, clearance_circle, read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
+from plotting_common import orbit_by_state, read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -64,18 +64,10 @@ def main():
     # 2. Pin-end orbits, world X-Z (bearing frame x = X, y = -Z).
     fig, axs = plt.subplots(1, 2, figsize=(12, 6.2))
     for ax, end, where in zip(axs, ("journal1", "journal2"), ("+10 mm", "−10 mm")):
-        clearance_circle(ax, C)
         X = d[f"crank_pivot.{end}.x"] * 1e3
         Z = -d[f"crank_pivot.{end}.y"] * 1e3
-        ax.plot(X, Z, color="tab:gray", lw=0.4)
-        st = d[f"crank_pivot.contact_state{end[-1]}"]
-        for s_, (name, color) in STATE_STYLE.items():
-            m = st == s_
-            ax.plot(X[m], Z[m], ".", ms=2.5 if s_ < 2 else 6, color=color,
-                    label=f"{name} ({np.count_nonzero(m)} of {len(t)} rows)")
-        ax.set_aspect("equal")
-        ax.set_xlim(-0.6, 0.6)
-        ax.set_ylim(-0.6, 0.6)
+        orbit_by_state(ax, X, Z, d[f"crank_pivot.contact_state{end[-1]}"], C,
+                       count_label=f"of {len(t)} rows")
         ax.set_xlabel("world X = journal.x [mm]")
         ax.set_ylabel("world Z = −journal.y [mm]")
         ax.set_title(f"Pin end {end[-1]} (crank_pivot.{end}, at y = {where}), 0–{t[-1]:.0f} s",

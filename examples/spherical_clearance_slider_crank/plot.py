@@ -24,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from plotting_common import CRANK_OMEGA, CRANK_R, ROD_L, STATE_STYLE, clearance_circle, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
+from plotting_common import CRANK_OMEGA, CRANK_R, ROD_L, orbit_by_state, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -69,17 +69,9 @@ def accel(d):
 
 
 def orbit(ax, d, mask, title):
-    clearance_circle(ax, C)
     jx, jy = d["rod_slider.journal.x"] * 1e3, d["rod_slider.journal.y"] * 1e3
-    ax.plot(jx[mask], jy[mask], color="tab:gray", lw=0.5, alpha=0.8)
-    st = d["rod_slider.contact_state"]
-    for s_, (name, color) in STATE_STYLE.items():
-        m = mask & (st == s_)
-        ax.plot(jx[m], jy[m], ".", ms=2.5 if s_ < 2 else 6, color=color,
-                label=f"{name} ({np.count_nonzero(m)} rows)")
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.6, 0.6)
-    ax.set_ylim(-0.6, 0.6)
+    orbit_by_state(ax, jx[mask], jy[mask], d["rod_slider.contact_state"][mask], C, lw=0.5,
+                   alpha=0.8)
     ax.set_xlabel("journal.x: along the rod, housing frame [mm]")
     ax.set_ylabel("journal.y [mm]")
     ax.set_title(title, fontsize=10)
