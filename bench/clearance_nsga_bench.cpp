@@ -11,14 +11,10 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/discard_observer.hpp"
 
 namespace cs::bench {
 namespace {
-
-class DiscardObserver final : public StepObserver {
- public:
-  void on_output(const State& s, const RunStats&) override { benchmark::DoNotOptimize(s.t); }
-};
 
 void run_example(benchmark::State& state, const std::string& example) {
   const std::string path =

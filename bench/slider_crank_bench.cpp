@@ -11,15 +11,11 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/discard_observer.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs::bench {
 namespace {
-
-class DiscardObserver final : public StepObserver {
- public:
-  void on_output(const State& s, const RunStats&) override { benchmark::DoNotOptimize(s.t); }
-};
 
 RunSettings slider_crank_settings(NewtonMode newton) {
   RunSettings rs;
