@@ -452,11 +452,15 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
          << " s (step h = " << h << " s): " << res.message;
       res.converged = false;
       res.message = os.str();
+      s.a = a_n_;  // a failed step leaves s as it was (restart_accelerations changed these)
+      s.vdot = vdot_n_;
       return res;
     }
   }
   if (!res.converged) {
     factored_h_ = -1.0;
+    s.a = a_n_;
+    s.vdot = vdot_n_;
     res.message = failure_report(x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }
