@@ -27,6 +27,7 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "support/channel_recorder.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
@@ -44,28 +45,7 @@ std::string read_text(const std::string& path) {
   return os.str();
 }
 
-// Records the values of a set of channels at every output point.
-class ChannelRecorder final : public StepObserver {
- public:
-  explicit ChannelRecorder(const ChannelSet& channels) : channels_(channels) {}
-  void on_output(const State& s, const RunStats& stats) override {
-    channels_.evaluate(s, stats, values_);
-    rows.push_back(values_);
-    times.push_back(s.t);
-  }
-  std::vector<double> column(std::size_t k) const {
-    std::vector<double> out;
-    out.reserve(rows.size());
-    for (const auto& r : rows) out.push_back(r[k]);
-    return out;
-  }
-  std::vector<double> times;
-  std::vector<std::vector<double>> rows;
-
- private:
-  const ChannelSet& channels_;
-  std::vector<double> values_;
-};
+using testing::ChannelRecorder;
 
 struct ExampleRun {
   RunStats stats;

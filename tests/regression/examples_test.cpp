@@ -15,6 +15,7 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "support/channel_recorder.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
@@ -24,33 +25,7 @@ std::string example_path(const std::string& name) {
   return std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + name + "/model.yaml";
 }
 
-// Records the values of a set of channels at every output point.
-class ChannelRecorder final : public StepObserver {
- public:
-  explicit ChannelRecorder(const ChannelSet& channels) : channels_(channels) {}
-  void on_output(const State& s, const RunStats& stats) override {
-    channels_.evaluate(s, stats, values_);
-    rows.push_back(values_);
-    times.push_back(s.t);
-  }
-  // Column of the channel `name` over all output points.
-  std::vector<double> column(const std::string& name) const {
-    const auto& names = channels_.names();
-    const auto it = std::find(names.begin(), names.end(), name);
-    EXPECT_NE(it, names.end()) << name;
-    if (it == names.end()) return {};
-    const auto k = static_cast<std::size_t>(it - names.begin());
-    std::vector<double> out;
-    for (const auto& r : rows) out.push_back(r[k]);
-    return out;
-  }
-  std::vector<double> times;
-  std::vector<std::vector<double>> rows;
-
- private:
-  const ChannelSet& channels_;
-  std::vector<double> values_;
-};
+using testing::ChannelRecorder;
 
 struct ExampleRun {
   RunStats stats;
@@ -89,9 +64,9 @@ double min_of(const std::vector<double>& v) { return *std::min_element(v.begin()
 
 TEST(Examples, SliderCrankIdealMatchesClosedForm) {
   // 0.02 s = 1.67 revolutions at 5000 rpm, h = 1e-5 s as in the file: 2000 steps.
-  const auto r = run_example("slider_crank_ideal", 0.02,
-                             {"slider.position.x", "slider.velocity.x", "slider.acceleration.x",
-                              "crank_speed.torque"});
+  const auto r = run_example(
+      "slider_crank_ideal", 0.02,
+      {"slider.position.x", "slider.velocity.x", "slider.acceleration.x", "crank_speed.torque"});
   ASSERT_TRUE(r.stats.ok);
   const auto &x = r.columns[0], &v = r.columns[1], &a = r.columns[2], &torque = r.columns[3];
   for (std::size_t k = 0; k < r.t.size(); ++k) {
@@ -110,9 +85,9 @@ TEST(Examples, SliderCrankIdealMatchesClosedForm) {
 
 TEST(Examples, SpatialSliderCrankIdealConservesEnergy) {
   // 0.1 s at h = 1e-4 s: the crank leaves the crank-up position and turns by ≈ 37°.
-  const auto r = run_example("spatial_slider_crank_ideal", 0.1,
-                             {"system.total_energy", "crank.angular_velocity.y",
-                              "slider.position.y"});
+  const auto r =
+      run_example("spatial_slider_crank_ideal", 0.1,
+                  {"system.total_energy", "crank.angular_velocity.y", "slider.position.y"});
   ASSERT_TRUE(r.stats.ok);
   const auto& e = r.columns[0];
   // Free motion under gravity of an ideal mechanism: E is constant up to the integration error.

@@ -9,6 +9,7 @@
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/channel_recorder.hpp"
 
 namespace cs {
 namespace {
@@ -31,26 +32,13 @@ contacts:
 solver: {integrator: nsga, rho_inf: 0.8, step: 1.0e-3, end: 0.6}
 )";
 
-class Rows final : public StepObserver {
- public:
-  explicit Rows(const ChannelSet& set) : set_(set) {}
-  void on_output(const State& s, const RunStats& st) override {
-    rows.emplace_back();
-    set_.evaluate(s, st, rows.back());
-  }
-  std::vector<std::vector<double>> rows;
-
- private:
-  const ChannelSet& set_;
-};
-
 TEST(NsgaReactions, JointReactionCarriesTheImpulseOfTheImpactStep) {
   LoadedModel lm = load_model_string(kModel, "reactions.yaml");
   ASSERT_TRUE(lm.warnings.empty());
   System sys(lm.model);
   const ChannelSet set(sys, {"guide.force.z", "wall.impulse", "block.velocity.x",
                              "block.acceleration.x", "wall.contact_state"});
-  Rows rec(set);
+  testing::ChannelRecorder rec(set);
   State s;
   std::vector<std::string> notes;
   const RunStats st = run_analysis(sys, lm.run, rec, s, notes);
