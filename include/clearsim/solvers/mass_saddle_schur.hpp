@@ -10,7 +10,6 @@
 // instead of iterating on a stale LU.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <vector>
 
 #include "clearsim/math/types.hpp"
@@ -46,9 +45,9 @@ class MassSaddleSchur {
 
   std::vector<double> inv_mass_;
   std::vector<Mat3> inv_inertia_;
-  MatX J_, MinvJt_, S_, G_;
-  Eigen::LDLT<MatX> ldlt_;
-  VecX t_, y_, a_, b_;
+  MatX J_, MinvJt_, G_;  // J (k × n), M⁻¹Jᵀ (n × k), and G as factor_gaps received it
+  MatX L_;               // S = L D Lᵀ: unit lower-triangular L below the diagonal of L_
+  VecX d_, w_, t_, a_, b_;
   std::vector<char> active_;
   int m_ = 0;
 };
