@@ -91,11 +91,12 @@ std::string NonsmoothCorrection::closed_gaps(const std::vector<char>& active) co
   return out;
 }
 
-NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x, MassSaddleSchur* hint,
-                                             const std::vector<char>* hint_active) {
+NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
+                                             const CorrectionHints& hints) {
   NonsmoothReport rep;
-  hint_ = dense_ ? hint : nullptr;
-  hint_active_ = hint_active;
+  hints_ = dense_ ? hints : CorrectionHints{};
+  hint_ = hints_.chord_active != nullptr ? hints_.chord : nullptr;
+  hint_active_ = hints_.chord_active;
   chord_ = nullptr;
   const int p = sys_.num_gaps();
   if (x.nu.size() != p) x.resize_gaps(p);
@@ -119,9 +120,20 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
   active_.assign(p, 0);
   previous_.assign(p, 2);
   double last = INFINITY;
+  // The smooth step's rows at q̃ stand in for the first evaluation of the bilateral joints.
+  bool shared = first && hints_.B != nullptr && hints_.phi != nullptr && m > 0 &&
+                hints_.B->rows() == m && hints_.B->cols() == n;
   for (int it = 0;; ++it) {
     sys_.gather(x, kin_);
-    jacobians(kin_, x.t);
+    if (it == 0 && shared) {
+      B_ = *hints_.B;
+      phi_ = *hints_.phi;
+      G_.setZero(p, n);
+      g_.resize(p);
+      if (p > 0) sys_.gaps(kin_, x.t, &g_, MatrixSink(&G_));
+    } else {
+      jacobians(kin_, x.t);
+    }
     if (it == 0) {
       effective_masses();
       if (first) g_tilde_ = g_;
@@ -142,6 +154,13 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     // first iterate (ν = 0) a small residual alone suffices: the NCP residual of a gap within
     // tolerance of zero is r_j |g_j| (persistent contacts carried by the smooth step).
     const bool settled = it == 0 || active_ == previous_;
+    if (worst <= tol_ && settled && it == 0 && shared) {
+      // Done at q̃ itself: evaluate the joints there after all (the velocity jump needs Φ_t,
+      // and the residual is checked on a fresh evaluation).
+      shared = false;
+      --it;
+      continue;
+    }
     if (worst <= tol_ && settled) {
       x.nu = nu_N_;
       rep.position_iterations += it;

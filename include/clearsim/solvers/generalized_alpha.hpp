@@ -10,6 +10,7 @@
 // with β′ = (1 − α_m)/((1 − α_f) h² β), γ′ = γ/(hβ), C_t = −∂f/∂v, K_t = −∂f/∂q + ∂(Bᵀλ)/∂q.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -52,7 +53,8 @@ class GeneralizedAlpha {
   // NSGA: the contacts carried by the smooth step (see step()); false if none.
   bool choose_persistent(const State& s);
   // NSGA: makes a_n and v̇_n consistent with contacts that become persistent in this step.
-  void restart_accelerations(State& s);
+  // True if it changed them.
+  bool restart_accelerations(State& s);
   // One smooth generalized-α solve from s (predictor and Newton) into trial_.
   void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
@@ -85,6 +87,16 @@ class GeneralizedAlpha {
   bool any_persistent_ = false;
   std::vector<char> persistent_, factored_persistent_;
   VecX a_n_, vdot_n_;  // a_n and v̇_n before restart_accelerations
+  // Predictor history: v̇, λ, λ_N at the start of the last accepted step, its size, the time it
+  // ended at and its persistent set. The predictor extrapolates from it (see smooth_solve) when
+  // the next step starts where that one ended with the same persistent contacts.
+  VecX vdot_hist_, lambda_hist_, lambda_N_hist_;
+  double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
+  std::vector<char> hist_persistent_;
+  bool extrapolate_ = false;
+  // The last converged smooth Newton increment after its last evaluation (zero if it ended on an
+  // evaluation; empty if it did not converge), and Φ(q̃) from it (see project()).
+  VecX shared_xi_, tangent_xi_, shared_phi_;
   MatX G_;
   VecX gN_, r_c_;
   std::vector<Eigen::Triplet<double>> tG_;

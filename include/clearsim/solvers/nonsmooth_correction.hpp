@@ -29,6 +29,21 @@ struct NonsmoothReport {
   std::string message;
 };
 
+// What the smooth step already knows that the corrections can start from (all optional; small
+// dense models only).
+struct CorrectionHints {
+  // A factorization of the same system layout ([M Bᵀ −Gᵀ; B; G_A] with A = *chord_active) at a
+  // nearby configuration — the smooth step's mass iteration at the predictor — used as a chord
+  // while it contracts.
+  MassSaddleSchur* chord = nullptr;
+  const std::vector<char>* chord_active = nullptr;
+  // Φ(q̃) and B(q̃) of the bilateral joints from the smooth step's last evaluation: the position
+  // correction's first iterate uses them instead of evaluating every joint again (the gaps are
+  // still evaluated there).
+  const MatX* B = nullptr;
+  const VecX* phi = nullptr;
+};
+
 class NonsmoothCorrection {
  public:
   // tol and max_iterations for both semismooth Newton loops; restitution_threshold as in
@@ -38,11 +53,7 @@ class NonsmoothCorrection {
 
   // x holds (q̃, ṽ) on entry and (q_{n+1}, v_{n+1}) on return, with x.nu, x.Lambda and
   // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
-  // `hint`, if given, is a factorization of the same system layout ([M Bᵀ −Gᵀ; B; G_A] with
-  // A = *hint_active) at a nearby configuration — the smooth step's mass iteration at the
-  // predictor — used as a chord while it contracts (small models only).
-  NonsmoothReport correct(const State& prev, State& x, MassSaddleSchur* hint = nullptr,
-                          const std::vector<char>* hint_active = nullptr);
+  NonsmoothReport correct(const State& prev, State& x, const CorrectionHints& hints = {});
 
  private:
   // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
@@ -94,7 +105,8 @@ class NonsmoothCorrection {
   State base_;
   VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_;
   std::vector<char> active_, previous_, candidate_, carried_;
-  MassSaddleSchur* hint_ = nullptr;  // see correct()
+  CorrectionHints hints_;            // see correct()
+  MassSaddleSchur* hint_ = nullptr;  // hints_.chord on the dense path
   const std::vector<char>* hint_active_ = nullptr;
   MassSaddleSchur* chord_ = nullptr;  // the hint, while positions() uses it
 };
