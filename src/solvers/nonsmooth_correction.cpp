@@ -201,11 +201,16 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
       ++rep.factorizations;
     }
     last = worst;
-    // Residuals: M U + Bᵀν_B − Gᵀν_N, Φ, and g_j (active) or ν_j (inactive).
-    sys_.mass_times(U_, Mx_);
-    rhs_.head(n) = -Mx_;
-    rhs_.head(n).noalias() -= B_.transpose() * nu_B_;
-    rhs_.head(n).noalias() += G_.transpose() * nu_N_;
+    // Residuals: M U + Bᵀν_B − Gᵀν_N (zero at the first iterate), Φ, and g_j (active) or ν_j
+    // (inactive).
+    if (it == 0) {
+      rhs_.head(n).setZero();
+    } else {
+      sys_.mass_times(U_, Mx_);
+      rhs_.head(n) = -Mx_;
+      rhs_.head(n).noalias() -= B_.transpose() * nu_B_;
+      rhs_.head(n).noalias() += G_.transpose() * nu_N_;
+    }
     rhs_.segment(n, m) = -phi_;
     for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
     if (chord_ != nullptr) {
@@ -306,10 +311,14 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   int it = 0, solves = 0;
   for (;; ++it) {
     x.v = v_smooth_ + W_;
-    sys_.mass_times(W_, Mx_);
-    rhs_.head(n) = -Mx_;
-    rhs_.head(n).noalias() -= B_.transpose() * mu_B_;
-    rhs_.head(n).noalias() += G_.transpose() * Lambda_;
+    if (solves == 0) {
+      rhs_.head(n).setZero();  // W, μ and Λ are still zero
+    } else {
+      sys_.mass_times(W_, Mx_);
+      rhs_.head(n) = -Mx_;
+      rhs_.head(n).noalias() -= B_.transpose() * mu_B_;
+      rhs_.head(n).noalias() += G_.transpose() * Lambda_;
+    }
     rhs_.segment(n, m) = -phi_t_;
     rhs_.segment(n, m).noalias() -= B_ * x.v;
     gdot_.noalias() = G_ * x.v;

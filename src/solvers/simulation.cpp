@@ -23,32 +23,43 @@ double constraint_violation(const System& sys, const State& s) {
   return phi.lpNorm<Eigen::Infinity>();
 }
 
-// Contact regime counters and the largest penetration after an accepted step.
-void count_contacts(const System& sys, const std::vector<ContactState>& before, const State& after,
-                    RunStats& st) {
-  const int p = sys.num_gaps();
-  if (p == 0) return;
-  for (int j = 0; j < p; ++j) {
-    switch (after.contact[j]) {
-      case ContactState::kOpen:
-        ++st.open_steps;
-        break;
-      case ContactState::kContact:
-        ++st.contact_steps;
-        break;
-      case ContactState::kImpact:
-        ++st.impact_steps;
-        break;
+// Contact regime counters and the largest penetration after an accepted step. Holds its
+// workspace so that counting allocates nothing in the stepping loop.
+class ContactCounter {
+ public:
+  explicit ContactCounter(const System& sys) : sys_(sys) {}
+  // The regimes before the step (for the onset count).
+  void remember(const State& s) { before_ = s.contact; }
+  void count(const State& after, RunStats& st) {
+    const int p = sys_.num_gaps();
+    if (p == 0) return;
+    for (int j = 0; j < p; ++j) {
+      switch (after.contact[j]) {
+        case ContactState::kOpen:
+          ++st.open_steps;
+          break;
+        case ContactState::kContact:
+          ++st.contact_steps;
+          break;
+        case ContactState::kImpact:
+          ++st.impact_steps;
+          break;
+      }
+      if (before_[j] == ContactState::kOpen && after.contact[j] != ContactState::kOpen)
+        ++st.contact_onsets;
     }
-    if (before[j] == ContactState::kOpen && after.contact[j] != ContactState::kOpen)
-      ++st.contact_onsets;
+    sys_.gather(after, kin_);
+    g_.resize(p);
+    sys_.gaps(kin_, after.t, &g_, MatrixSink());
+    st.max_penetration = std::max(st.max_penetration, -g_.minCoeff());
   }
-  std::vector<BodyKinematics> kin;
-  sys.gather(after, kin);
-  VecX g(p);
-  sys.gaps(kin, after.t, &g, MatrixSink());
-  st.max_penetration = std::max(st.max_penetration, -g.minCoeff());
-}
+
+ private:
+  const System& sys_;
+  std::vector<ContactState> before_;
+  std::vector<BodyKinematics> kin_;
+  VecX g_;
+};
 
 // False (with a message) if a row removed as redundant has become violated.
 bool removed_rows_hold(const System& sys, const State& s, double tol, RunStats& stats) {
@@ -100,17 +111,18 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Generaliz
                State& s, RunStats& stats, StepObserver& obs) {
   const long n = std::max<long>(1, std::lround(st.end / st.step));
   const double t0 = s.t;
+  ContactCounter contacts(sys);
+  std::string why;
   for (long k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
-    std::string why;
-    const std::vector<ContactState> before = s.contact;
+    contacts.remember(s);
     if (!advance(ga, s, target - s.t, 0, stats, why)) {
       stats.ok = false;
       stats.message = why;
       return;
     }
     ++stats.steps;
-    count_contacts(sys, before, s, stats);
+    contacts.count(s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     if (k % every == 0 || k == n) emit(sys, s, stats, obs);
@@ -122,9 +134,11 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
   const double t_end = s.t + st.end;
   double h = st.step;
   const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
+  ContactCounter contacts(sys);
   while (s.t < t_end - 1e-12 * st.end) {
     h = std::min({h, h_max, t_end - s.t});
     const State backup = s;
+    contacts.remember(s);
     StepResult r = ga.step(s, h);
     stats.newton_iterations += r.iterations;
     stats.factorizations += r.factorizations;
@@ -145,7 +159,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     stats.last_iterations = r.iterations;
     stats.last_step = h;
     ++stats.steps;
-    count_contacts(sys, backup.contact, s, stats);
+    contacts.count(s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
