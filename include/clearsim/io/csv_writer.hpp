@@ -1,5 +1,6 @@
-// CSV result file: a header line "time,<channel>,...", then one row per output point. Rows are
-// flushed at least once a second of wall time, so a run that stops keeps what it computed.
+// CSV result file: a header line "time,<channel>,...", then one row per output point. Numbers
+// are written in the shortest form that reads back as the same double. Rows are flushed at
+// least once a second of wall time, so a run that stops keeps what it computed.
 #pragma once
 
 #include <chrono>
@@ -24,6 +25,7 @@ class CsvWriter {
  private:
   std::FILE* file_ = nullptr;
   long rows_ = 0;
+  std::string line_;  // the row being formatted
   std::chrono::steady_clock::time_point last_flush_;
 };
 
