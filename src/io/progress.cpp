@@ -55,6 +55,9 @@ std::string summary(const RunStats& s, const std::string& analysis) {
     os << "\ncontacts: " << s.contact_onsets << " onsets | gap-steps in free flight "
        << s.open_steps << ", in contact " << s.contact_steps << ", impacting " << s.impact_steps
        << " | max penetration " << s.max_penetration << " m";
+    if (s.plastic_impacts > 0)
+      os << " | " << s.plastic_impacts
+         << " multi-contact impacts closed plastically (Newton's law would create energy)";
   }
   return os.str();
 }

@@ -534,6 +534,7 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
     res.message = r.message;
     res.position_iterations = r.position_iterations;
     res.velocity_iterations = r.velocity_iterations;
+    res.plastic_impacts = r.plastic_impacts;
     res.factorizations += r.factorizations;
     return r.ok;
   }

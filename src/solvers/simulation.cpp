@@ -94,6 +94,7 @@ bool advance(GeneralizedAlpha& ga, State& s, double h, int depth, RunStats& stat
   stats.position_iterations += r.position_iterations;
   stats.velocity_iterations += r.velocity_iterations;
   if (r.converged) {
+    stats.plastic_impacts += r.plastic_impacts;
     stats.last_iterations = r.iterations;
     stats.last_step = h;
     return true;
@@ -158,6 +159,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     }
     stats.last_iterations = r.iterations;
     stats.last_step = h;
+    stats.plastic_impacts += r.plastic_impacts;
     ++stats.steps;
     contacts.count(s, stats);
     obs.on_step(s, stats);

@@ -86,7 +86,7 @@ double max_abs(const std::vector<double>& v) {
 constexpr double kMaxPenetration = 1e-9;
 
 TEST(ClearanceExamples, SphericalSliderCrankNoPenetrationAndAllRegimes) {
-  // Seed 000 (reference.md §6b), the whole 0.3 s: 30 000 steps, ≈ 1–1.5 s in a Release build.
+  // Seed 000 (reference.md §6b), the whole 0.3 s: 30 000 steps, ≈ 0.2 s in a Release build.
   const auto r = run_loaded(load_model_file(example_path("spherical_clearance_slider_crank")), 0.0,
                             100, {"rod_slider.gap", "rod_slider.journal.z"});
   ASSERT_TRUE(r.stats.ok);
@@ -94,8 +94,8 @@ TEST(ClearanceExamples, SphericalSliderCrankNoPenetrationAndAllRegimes) {
   EXPECT_LE(r.stats.max_penetration, kMaxPenetration);
   EXPECT_GE(min_of(r.columns[0]), -kMaxPenetration);
   // The three regimes (counted per step and gap) and contact onsets. Measured (defaults:
-  // persistent contacts, automatic restitution threshold; commit 5d00151): 6 961 free-flight,
-  // 22 621 contact and 418 impact steps, 418 onsets.
+  // persistent contacts, automatic restitution threshold; commit ee2f40e): 5 586 free-flight,
+  // 24 065 contact and 349 impact steps, 349 onsets.
   EXPECT_GT(r.stats.open_steps, 0);
   EXPECT_GT(r.stats.contact_steps, 0);
   EXPECT_GT(r.stats.impact_steps, 0);
@@ -141,7 +141,7 @@ TEST(ClearanceExamples, VanishingClearanceRecoversIdealSliderCrank) {
   // Seed 000's model with c = 1 µm instead of 0.5 mm: the slider must follow the ideal
   // mechanism (reference.md §8.1, "exact agreement with §8.1 when c → 0", §6a). Two
   // revolutions (0.024 s, 2 400 steps). Measured: RMS error 2.7e-4 of the RMS velocity
-  // (the solver rejects or splits 517 of the steps: Newton struggles when c is this small).
+  // (the solver rejects or splits 530 of the steps: Newton struggles when c is this small).
   std::string yaml = read_text(example_path("spherical_clearance_slider_crank"));
   const std::string from = "radial: 0.5e-3", to = "radial: 1.0e-6";
   const auto at = yaml.find(from);
@@ -194,10 +194,10 @@ TEST(ClearanceExamples, FloresPlanarRevoluteClearanceEqualsSphericalClearance) {
   // The two examples model the same planar slider–crank; only the rod–slider clearance element
   // (revolute with pin_length 0 and axial: free, or spherical) and the crank–rod joint (revolute
   // or spherical) differ. In the plane both give the same gap and gradient, so the motion must
-  // agree to the solver tolerance until the chaotic contact histories separate (measured:
-  // 9e-8 m/s over these 0.04 s, through 65 onsets; they separate after ≈ 0.06 s. With the seeds'
-  // scheme, persistent_contacts: false and restitution_threshold: 0: 3e-8 m/s over the whole
-  // 0.12 s, through 45 onsets).
+  // agree to the solver tolerance until the chaotic contact histories separate (measured at
+  // ee2f40e: 4.4e-6 m/s over these 0.04 s, through 65 onsets — round-off differences grow at each
+  // impact; they separate after ≈ 0.07 s. With the seeds' scheme, persistent_contacts: false and
+  // restitution_threshold: 0: 1.1e-7 m/s over the whole 0.12 s, through 45 onsets).
   const double end = 0.04;
   const auto a = run_loaded(load_model_file(example_path("flores_slider_crank_nsga")), end, 1,
                             {"slider.velocity.x", "rod_slider.journal1.x"});

@@ -202,6 +202,54 @@ TEST(NsgaBadStates, BothPinEndsTouchTogetherWithNewtonsLaw) {
   EXPECT_LT(max_abs(tr, {"pin.angular_velocity", "bearing.axial"}), 1e-12);
 }
 
+// 2b. Newton's law at several contacts at once can create energy. A bar (1 kg, its two end
+// spheres L = 0.2 m apart) lies on a floor, both spheres touching, no gravity. It rocks: end 1
+// moves into the floor at V1 = 0.22 m/s while end 2 lifts off at V2 = 0.09 m/s. The position
+// correction that closes end 1 presses end 2 into the floor (it moves end 2 down by half as much,
+// and V2 < V1/2), so both ends take part in the velocity jump. Newton's law makes end 1 rebound
+// at e V1 while end 2, pushed down by that impulse, is held at the floor: the bar swings about
+// end 2 with kinetic energy (m/6) e² V1², more than the (m/6)(V1² − V1 V2 + V2²) it had
+// (6.12 → 6.53 mJ) whenever V1 (1 − √(1 − 4(1 − e²)))/2 < V2 < V1 (1 + …)/2 — here 0.255 V1 <
+// V2 < 0.745 V1. The velocity jump must fall back to a plastic impact, which cannot create
+// energy, and say so in the run statistics.
+TEST(NsgaBadStates, MultiContactNewtonLawCannotCreateEnergy) {
+  const std::string yaml = R"(
+gravity: [0, 0, 0]
+bodies:
+  bar:
+    mass: 1.0
+    inertia: [1.0e-4, 3.3333333e-3, 3.3333333e-3]   # uniform bar, about y: m L²/12, L = 0.2 m
+    position: [0, 0, 0.01]
+    velocity: [0, 0, -0.065]                          # centre: (V2 − V1)/2
+    angular_velocity: [0, 1.55, 0]                    # ends: v_z = −0.065 ∓ 0.1 ω_y
+contacts:
+  end1:
+    type: sphere_plane
+    plane: {body: ground, point: [0, 0, 0], normal: [0, 0, 1]}
+    sphere: {body: bar, center: [0.1, 0, 0.01], radius: 0.01}
+    restitution: 0.9
+  end2:
+    type: sphere_plane
+    plane: {body: ground, point: [0, 0, 0], normal: [0, 0, 1]}
+    sphere: {body: bar, center: [-0.1, 0, 0.01], radius: 0.01}
+    restitution: 0.9
+solver: {integrator: nsga, rho_inf: 0.8, step: 1.0e-5, end: 2.0e-3}
+)";
+  const Trace tr = run_yaml(
+      yaml, {"system.kinetic_energy", "end1.gap", "end2.gap", "end1.impulse", "end2.impulse"});
+  ASSERT_TRUE(tr.stats.ok) << tr.stats.message;
+  EXPECT_TRUE(AllFinite(tr));
+  EXPECT_GE(tr.stats.plastic_impacts, 1);
+  const double E0 = tr.at(0, "system.kinetic_energy");
+  EXPECT_NEAR(E0, 0.5 * 0.065 * 0.065 + 0.5 * 3.3333333e-3 * 1.55 * 1.55, 1e-12);
+  // Nothing acts on the bar but the floor: its kinetic energy may only fall (to round-off).
+  for (std::size_t k = 1; k < tr.states.size(); ++k) {
+    EXPECT_LE(tr.at(k, "system.kinetic_energy"), tr.at(k - 1, "system.kinetic_energy") + 1e-15)
+        << tr.states[k].t;
+    EXPECT_GE(std::min(tr.at(k, "end1.gap"), tr.at(k, "end2.gap")), -1e-9) << tr.states[k].t;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Grazing contact. (a) Without gravity, a ball slides along a plane with its gap exactly 0 and
 // no normal velocity: nothing may act on it, with or without friction.
@@ -468,8 +516,7 @@ solver: {integrator: nsga, step: 1.0e-3, end: 0.02}
   EXPECT_TRUE(AllFinite(tr));
   EXPECT_NEAR(message_time(tr.stats.message), 0.01, 1e-12) << tr.stats.message;
   // It says which part failed and names the contact, not smooth residuals that are fine.
-  EXPECT_NE(tr.stats.message.find("NSGA correction failed"), std::string::npos)
-      << tr.stats.message;
+  EXPECT_NE(tr.stats.message.find("NSGA correction failed"), std::string::npos) << tr.stats.message;
   EXPECT_NE(tr.stats.message.find("wall"), std::string::npos) << tr.stats.message;
   ASSERT_EQ(tr.states.size(), 10u);  // t = 0 … 0.009 s
   for (std::size_t k = 0; k < tr.states.size(); ++k) {

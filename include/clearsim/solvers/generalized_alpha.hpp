@@ -36,6 +36,7 @@ struct StepResult {
   int factorizations = 0;       // smooth step and NSGA corrections
   int position_iterations = 0;  // NSGA position correction (0 without contacts)
   int velocity_iterations = 0;  // NSGA velocity jump
+  int plastic_impacts = 0;      // NSGA: jumps re-solved with e = 0 (see NonsmoothReport)
   double error_estimate = 0.0;  // scaled local error (≤ 1 acceptable) for step control
   std::string message;          // diagnostic when !converged
 };

@@ -26,6 +26,9 @@ struct NonsmoothReport {
   int position_iterations = 0;
   int velocity_iterations = 0;
   int factorizations = 0;
+  // Velocity jumps solved again plastically because Newton's law at several contacts would have
+  // created kinetic energy (see velocities()).
+  int plastic_impacts = 0;
   std::string message;
 };
 
@@ -88,6 +91,9 @@ class NonsmoothCorrection {
   // Solves f's system in place: rhs = [r_q; r_B; r_N] on entry, the increments on return.
   void solve(Factorization& f, VecX& rhs);
   void effective_masses();
+  // True when the frictionless jump just solved has impulses at two or more contacts, Newton's
+  // law with e > 0 at one of them, and normal impulses doing positive work.
+  bool plastic_would_be_safer() const;
   // The names of the gaps flagged in `active`, for failure messages.
   std::string closed_gaps(const std::vector<char>& active) const;
 
@@ -103,7 +109,7 @@ class NonsmoothCorrection {
   VecX phi_, phi_t_, g_, r_eff_, g_tilde_, e_eff_;
   // Workspace, sized once.
   State base_;
-  VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_;
+  VecX U_, W_, nu_B_, mu_B_, nu_N_, Lambda_, rhs_, Mx_, gdot_, gdot_pre_, v_smooth_, gdot_smooth_;
   std::vector<char> active_, previous_, candidate_, carried_;
   CorrectionHints hints_;            // see correct()
   MassSaddleSchur* hint_ = nullptr;  // hints_.chord on the dense path

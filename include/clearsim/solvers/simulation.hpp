@@ -23,6 +23,9 @@ struct RunStats {
   // Unilateral contacts (NSGA): steps spent in each regime summed over gaps, contact onsets
   // (open → closed), and the largest penetration max(−g_N) over all steps [m].
   long open_steps = 0, contact_steps = 0, impact_steps = 0, contact_onsets = 0;
+  // Accepted steps whose velocity jump was solved plastically because Newton's law at several
+  // contacts would have created kinetic energy (docs/ARCHITECTURE.md, NSGA).
+  long plastic_impacts = 0;
   double max_penetration = 0.0;
   double wall_seconds = 0.0;
   bool ok = true;
