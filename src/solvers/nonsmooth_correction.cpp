@@ -73,6 +73,18 @@ bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& acti
   return f.valid;
 }
 
+bool NonsmoothCorrection::factor_or_report(Factorization& f, const char* what, double t,
+                                           NonsmoothReport& rep) {
+  if (factor(f, active_)) {
+    ++rep.factorizations;
+    return true;
+  }
+  rep.ok = false;
+  rep.message = std::string("singular matrix in the ") + what + " at t = " + std::to_string(t) +
+                closed_gaps(active_);
+  return false;
+}
+
 void NonsmoothCorrection::solve(Factorization& f, VecX& rhs) {
   if (!dense_) {
     f.ls.solve(rhs);
@@ -192,13 +204,7 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     }
     if (chord_ == nullptr &&
         (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0))) {
-      if (!factor(pos_, active_)) {
-        rep.ok = false;
-        rep.message = "singular matrix in the position correction at t = " + std::to_string(x.t) +
-                      closed_gaps(active_);
-        return false;
-      }
-      ++rep.factorizations;
+      if (!factor_or_report(pos_, "position correction", x.t, rep)) return false;
     }
     last = worst;
     // Residuals: M U + Bᵀν_B − Gᵀν_N (zero at the first iterate), Φ, and g_j (active) or ν_j
@@ -354,13 +360,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       if (chord != nullptr && (slow || *hint_active_ != active_)) chord = nullptr;
       if (chord == nullptr && (!f->valid || f->active != active_ || slow)) {
         f = &vel_;
-        if (!factor(vel_, active_)) {
-          rep.ok = false;
-          rep.message = "singular matrix in the velocity jump at t = " + std::to_string(x.t) +
-                        closed_gaps(active_);
-          return false;
-        }
-        ++rep.factorizations;
+        if (!factor_or_report(vel_, "velocity jump", x.t, rep)) return false;
       }
       last = residual;
       if (chord != nullptr) {

@@ -88,6 +88,9 @@ class NonsmoothCorrection {
   // Φ, Φ_t, B and g, G at configuration kin (into phi_, phi_t_, B_, g_, G_).
   void jacobians(const std::vector<BodyKinematics>& kin, double t);
   bool factor(Factorization& f, const std::vector<char>& active);
+  // factor(f, active_), counted in rep; if singular, rep says "singular matrix in the <what> at
+  // t = …; closed contacts: …".
+  bool factor_or_report(Factorization& f, const char* what, double t, NonsmoothReport& rep);
   // Solves f's system in place: rhs = [r_q; r_B; r_N] on entry, the increments on return.
   void solve(Factorization& f, VecX& rhs);
   void effective_masses();
