@@ -73,6 +73,19 @@ bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& acti
   return f.valid;
 }
 
+void NonsmoothCorrection::momentum_residual(const VecX& x, const VecX& mu, const VecX& Lambda,
+                                            bool all_zero) {
+  const int n = sys_.num_dofs();
+  if (all_zero) {
+    rhs_.head(n).setZero();
+    return;
+  }
+  sys_.mass_times(x, Mx_);
+  rhs_.head(n) = -Mx_;
+  rhs_.head(n).noalias() -= B_.transpose() * mu;
+  rhs_.head(n).noalias() += G_.transpose() * Lambda;
+}
+
 bool NonsmoothCorrection::factor_or_report(Factorization& f, const char* what, double t,
                                            NonsmoothReport& rep) {
   if (factor(f, active_)) {
@@ -209,14 +222,7 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     last = worst;
     // Residuals: M U + Bᵀν_B − Gᵀν_N (zero at the first iterate), Φ, and g_j (active) or ν_j
     // (inactive).
-    if (it == 0) {
-      rhs_.head(n).setZero();
-    } else {
-      sys_.mass_times(U_, Mx_);
-      rhs_.head(n) = -Mx_;
-      rhs_.head(n).noalias() -= B_.transpose() * nu_B_;
-      rhs_.head(n).noalias() += G_.transpose() * nu_N_;
-    }
+    momentum_residual(U_, nu_B_, nu_N_, it == 0);
     rhs_.segment(n, m) = -phi_;
     for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
     if (chord_ != nullptr) {
@@ -320,14 +326,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     const int solves_before = solves;
     for (int it = 0;; ++it) {
       x.v = v_smooth_ + W_;
-      if (solves == solves_before) {
-        rhs_.head(n).setZero();  // W, μ and Λ are still zero
-      } else {
-        sys_.mass_times(W_, Mx_);
-        rhs_.head(n) = -Mx_;
-        rhs_.head(n).noalias() -= B_.transpose() * mu_B_;
-        rhs_.head(n).noalias() += G_.transpose() * Lambda_;
-      }
+      momentum_residual(W_, mu_B_, Lambda_, solves == solves_before);  // all zero before a solve
       rhs_.segment(n, m) = -phi_t_;
       rhs_.segment(n, m).noalias() -= B_ * x.v;
       gdot_.noalias() = G_ * x.v;

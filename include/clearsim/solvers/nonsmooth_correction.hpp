@@ -88,6 +88,9 @@ class NonsmoothCorrection {
   // Φ, Φ_t, B and g, G at configuration kin (into phi_, phi_t_, B_, g_, G_).
   void jacobians(const std::vector<BodyKinematics>& kin, double t);
   bool factor(Factorization& f, const std::vector<char>& active);
+  // rhs_.head(n) = −(M x + Bᵀμ − GᵀΛ), the momentum residual of both corrections (x = U or W);
+  // `all_zero` when x, μ and Λ are all still zero (skips the products).
+  void momentum_residual(const VecX& x, const VecX& mu, const VecX& Lambda, bool all_zero);
   // factor(f, active_), counted in rep; if singular, rep says "singular matrix in the <what> at
   // t = …; closed contacts: …".
   bool factor_or_report(Factorization& f, const char* what, double t, NonsmoothReport& rep);
