@@ -292,7 +292,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
   integrate_configuration(s, hdq_, x);
 
-  shared_xi_.resize(0);  // set when Newton converges (see project())
+  shared_ok_ = false;  // set when Newton converges (see project())
   const bool modified = settings_.newton == NewtonMode::kModified;
   // The fixed-step loop computes h as target − t, so equal steps differ in the last bits.
   if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
@@ -318,6 +318,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     if (it > 0 && last_dx <= tol && phi_norm <= tol) {
       res.converged = true;
       shared_xi_.setZero(n);  // B_ and Φ are those of the accepted iterate
+      shared_ok_ = true;
       break;
     }
     if (it == settings_.max_newton_iterations) break;
@@ -375,6 +376,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
       if (rho / (1.0 - rho) * last_dx <= 0.1 * tol) {
         res.converged = true;
         shared_xi_ = xi;  // B_ and Φ are those of the iterate before this increment
+        shared_ok_ = true;
         break;
       }
     }
@@ -520,8 +522,8 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
     }
     // The smooth step's last evaluation of the joints, at q̃ or one increment ξ (≲ tol/10) before
     // it: Φ(q̃) = Φ + B (ξ mapped to the body-frame tangent) to O(‖ξ‖²), i.e. to round-off.
-    const int n = sys_.num_dofs(), m = sys_.num_constraints();
-    if (!ls_.is_sparse() && m > 0 && shared_xi_.size() == n) {
+    const int m = sys_.num_constraints();
+    if (!ls_.is_sparse() && m > 0 && shared_ok_) {
       tangent_xi_ = shared_xi_;
       for (int b = 0; b < sys_.model().num_bodies(); ++b)
         tangent_xi_.segment<3>(6 * b + 3) =

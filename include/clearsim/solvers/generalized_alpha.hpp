@@ -96,8 +96,9 @@ class GeneralizedAlpha {
   std::vector<char> hist_persistent_;
   bool extrapolate_ = false;
   // The last converged smooth Newton increment after its last evaluation (zero if it ended on an
-  // evaluation; empty if it did not converge), and Φ(q̃) from it (see project()).
+  // evaluation), valid when shared_ok_, and Φ(q̃) from it (see project()).
   VecX shared_xi_, tangent_xi_, shared_phi_;
+  bool shared_ok_ = false;
   MatX G_;
   VecX gN_, r_c_;
   std::vector<Eigen::Triplet<double>> tG_;
