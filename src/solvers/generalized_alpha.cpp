@@ -54,6 +54,10 @@ AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
   return p;
 }
 
+std::string GeneralizedAlpha::name() const {
+  return settings_.integrator == IntegratorKind::kNsga ? "nsga" : "generalized-alpha";
+}
+
 GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& settings)
     : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
   // NSGA is the stabilized formulation with unilateral rows in its projections; unilateral

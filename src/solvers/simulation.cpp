@@ -6,6 +6,7 @@
 
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/static_equilibrium.hpp"
 
@@ -86,7 +87,7 @@ void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs)
 }
 
 // Advances by h, splitting the step in halves (up to 1/64) when Newton fails.
-bool advance(GeneralizedAlpha& ga, State& s, double h, int depth, RunStats& stats,
+bool advance(Integrator& ga, State& s, double h, int depth, RunStats& stats,
              std::string& why) {
   StepResult r = ga.step(s, h);
   stats.newton_iterations += r.iterations;
@@ -108,7 +109,7 @@ bool advance(GeneralizedAlpha& ga, State& s, double h, int depth, RunStats& stat
          advance(ga, s, 0.5 * h, depth + 1, stats, why);
 }
 
-void run_fixed(const System& sys, const SolverSettings& st, int every, GeneralizedAlpha& ga,
+void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga,
                State& s, RunStats& stats, StepObserver& obs) {
   const long n = std::max<long>(1, std::lround(st.end / st.step));
   const double t0 = s.t;
@@ -130,12 +131,14 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Generaliz
   }
 }
 
-void run_adaptive(const System& sys, const SolverSettings& st, int every, GeneralizedAlpha& ga,
+void run_adaptive(const System& sys, const SolverSettings& st, int every, Integrator& ga,
                   State& s, RunStats& stats, StepObserver& obs) {
   const double t_end = s.t + st.end;
   double h = st.step;
   const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
   ContactCounter contacts(sys);
+  // Local error ∝ h^(order+1).
+  const double exponent = 1.0 / (ga.order() + 1);
   while (s.t < t_end - 1e-12 * st.end) {
     h = std::min({h, h_max, t_end - s.t});
     const State backup = s;
@@ -148,7 +151,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     if (!r.converged || r.error_estimate > 1.0) {
       ++stats.rejected_steps;
       if (r.converged) s = backup;  // error too large: undo
-      h *= r.converged ? std::max(0.2, 0.9 * std::cbrt(1.0 / r.error_estimate)) : 0.25;
+      h *= r.converged ? std::max(0.2, 0.9 * std::pow(1.0 / r.error_estimate, exponent)) : 0.25;
       if (h < st.min_step) {
         stats.ok = false;
         stats.message = r.converged ? "step size fell below min_step at t = " + std::to_string(s.t)
@@ -166,7 +169,8 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Genera
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
     if (stats.steps % every == 0 || last) emit(sys, s, stats, obs);
-    const double grow = r.error_estimate > 0.0 ? 0.9 * std::cbrt(1.0 / r.error_estimate) : 2.0;
+    const double grow =
+        r.error_estimate > 0.0 ? 0.9 * std::pow(1.0 / r.error_estimate, exponent) : 2.0;
     h *= std::clamp(grow, 0.2, 2.0);
   }
 }
@@ -266,11 +270,11 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
     if (st.analysis == Analysis::kKinematic) {
       run_kinematic(sys, st, every, s, stats, observer);
     } else {
-      GeneralizedAlpha ga(sys, st);
+      const std::unique_ptr<Integrator> integrator = make_integrator(sys, st);
       if (st.adaptive) {
-        run_adaptive(sys, st, every, ga, s, stats, observer);
+        run_adaptive(sys, st, every, *integrator, s, stats, observer);
       } else {
-        run_fixed(sys, st, every, ga, s, stats, observer);
+        run_fixed(sys, st, every, *integrator, s, stats, observer);
       }
     }
   }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/mass_saddle_schur.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
@@ -30,23 +31,16 @@ struct AlphaParameters {
   static AlphaParameters from_settings(const SolverSettings& s);
 };
 
-struct StepResult {
-  bool converged = false;
-  int iterations = 0;
-  int factorizations = 0;       // smooth step and NSGA corrections
-  int position_iterations = 0;  // NSGA position correction (0 without contacts)
-  int velocity_iterations = 0;  // NSGA velocity jump
-  int plastic_impacts = 0;      // NSGA: jumps re-solved with e = 0 (see NonsmoothReport)
-  double error_estimate = 0.0;  // scaled local error (≤ 1 acceptable) for step control
-  std::string message;          // diagnostic when !converged
-};
 
-class GeneralizedAlpha {
+class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
 
   // Advances `s` by h. On failure `s` is left unchanged.
-  StepResult step(State& s, double h);
+  StepResult step(State& s, double h) override;
+  // 2 (second order for every ρ∞ with the Chung–Hulbert parameters; 1 across impacts).
+  int order() const override { return 2; }
+  std::string name() const override;
   const AlphaParameters& parameters() const { return p_; }
 
  private:

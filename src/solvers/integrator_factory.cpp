@@ -1,0 +1,19 @@
+#include "clearsim/solvers/integrator_factory.hpp"
+
+#include "clearsim/solvers/generalized_alpha.hpp"
+
+namespace cs {
+
+std::unique_ptr<Integrator> make_integrator(const System& sys, const SolverSettings& settings) {
+  switch (settings.integrator) {
+    case IntegratorKind::kGeneralizedAlpha:
+    case IntegratorKind::kNewmark:
+    case IntegratorKind::kHht:
+    case IntegratorKind::kTrapezoidal:
+    case IntegratorKind::kNsga:
+      return std::make_unique<GeneralizedAlpha>(sys, settings);
+  }
+  return std::make_unique<GeneralizedAlpha>(sys, settings);
+}
+
+}  // namespace cs
