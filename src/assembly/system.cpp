@@ -38,8 +38,21 @@ System::System(const Model& model) : model_(&model) {
       mu.push_back(el.friction(k));
     }
     num_gaps_ += el.num_gaps();
-    num_ideal_rows_ += el.num_ideal_rows();
   }
+  memory_offset_.assign(model.elements.size(), -1);
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const Element& el = *model.elements[e];
+    if (el.num_ideal_rows() > 0) {
+      ideal_row_elements_.push_back(static_cast<int>(e));
+      num_ideal_rows_ += el.num_ideal_rows();
+    }
+    if (el.num_memory() > 0) {
+      memory_elements_.push_back(static_cast<int>(e));
+      memory_offset_[e] = num_memory_;
+      num_memory_ += el.num_memory();
+    }
+  }
+  memory_ = VecX::Zero(num_memory_);
   restitution_ = Eigen::Map<VecX>(e_n.data(), static_cast<Eigen::Index>(e_n.size()));
   friction_ = Eigen::Map<VecX>(mu.data(), static_cast<Eigen::Index>(mu.size()));
   layout();
@@ -64,6 +77,17 @@ void System::gather(const State& s, std::vector<BodyKinematics>& kin) const {
     kin[b].v_W = s.v.segment<3>(6 * b);
     kin[b].w_B = s.v.segment<3>(6 * b + 3);
   }
+  if (num_memory_ > 0 && s.memory.size() == num_memory_) memory_ = s.memory;
+}
+
+void System::update_memory(State& s) const {
+  if (num_memory_ == 0) return;
+  if (s.memory.size() != num_memory_) s.memory = VecX::Zero(num_memory_);
+  std::vector<BodyKinematics> kin;
+  gather(s, kin);
+  for (int e : memory_elements_) {
+    model_->elements[e]->update_memory(input(e, s.t, kin), s.memory.data() + memory_offset_[e]);
+  }
 }
 
 ElementInput System::input(int e, double t, const std::vector<BodyKinematics>& kin) const {
@@ -72,6 +96,7 @@ ElementInput System::input(int e, double t, const std::vector<BodyKinematics>& k
   in.t = t;
   in.i = el.body_i() == kGround ? &kGroundKinematics : &kin[el.body_i()];
   in.j = el.body_j() == kGround ? &kGroundKinematics : &kin[el.body_j()];
+  if (memory_offset_[e] >= 0) in.memory = memory_.data() + memory_offset_[e];
   return in;
 }
 
@@ -316,9 +341,8 @@ void System::tangential(const std::vector<BodyKinematics>& kin, double t, Matrix
 void System::ideal_rows(const std::vector<BodyKinematics>& kin, double t, MatrixSink Q) const {
   ConstraintBlock cb;
   int row = 0;
-  for (int e : gap_elements_) {
+  for (int e : ideal_row_elements_) {
     const Element& el = *model_->elements[e];
-    if (el.num_ideal_rows() == 0) continue;
     el.ideal_rows(input(e, t, kin), cb);
     const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
     for (int r = 0; r < cb.m; ++r, ++row) scatter_rows(Q, row, ci, cj, cb.B.row(r));

@@ -1,8 +1,11 @@
 // Clearance joints (the `clearance:` key of a spherical or revolute joint) and the `contacts`
-// section (sphere–plane). All are unilateral contacts for the NSGA integrator.
+// section (sphere–plane): unilateral contacts for the NSGA integrator, or compliant/lubricated
+// contacts (smooth forces) with `treatment:`.
 #include <cmath>
 
+#include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
+#include "model_reader_laws.hpp"
 #include "model_reader_sections.hpp"
 
 namespace cs::model_file {
@@ -10,20 +13,23 @@ namespace cs::model_file {
 using joints::JointType;
 
 namespace {
-const std::vector<std::string> kSphericalKeys = {"radial",   "restitution", "asperity",
-                                                 "friction", "ball_radius", "treatment"};
-const std::vector<std::string> kRevoluteKeys = {"radial", "restitution", "pin_length", "pin_axis",
-                                                "axial",  "friction",    "pin_radius", "treatment"};
+const std::vector<std::string> kSphericalKeys = {"radial",      "restitution", "asperity",
+                                                 "friction",    "ball_radius", "treatment",
+                                                 "contact",     "lubricant"};
+const std::vector<std::string> kRevoluteKeys = {"radial",   "restitution", "pin_length",
+                                                "pin_axis", "axial",       "friction",
+                                                "pin_radius", "treatment", "contact",
+                                                "asperity",   "lubricant"};
 
-// Only the unilateral (NSGA) treatment exists so far; say so rather than ignore the key.
-void read_treatment(const MapView& m) {
-  if (auto c = m.find("treatment")) {
-    const std::size_t k = read_choice_index(*c, {"unilateral", "compliant"});
-    if (k == 1)
-      c->fail(c->path() +
-              ": the compliant treatment (a normal force law + a friction law) is "
-              "not available yet; use 'unilateral' with integrator nsga");
-  }
+enum class Treatment { kUnilateral, kCompliant, kLubricated };
+
+Treatment read_treatment(const MapView& m) {
+  if (auto c = m.find("treatment"))
+    return read_choice(*c, std::vector<std::pair<std::string, Treatment>>{
+                               {"unilateral", Treatment::kUnilateral},
+                               {"compliant", Treatment::kCompliant},
+                               {"lubricated", Treatment::kLubricated}});
+  return Treatment::kUnilateral;
 }
 
 // Friction needs the radius at which it acts (its moment on the journal).
@@ -35,6 +41,59 @@ double read_friction(const MapView& m, const std::string& radius_key, double& ra
                            "' (where the friction force acts) [m]");
   return mu;
 }
+
+std::optional<double> read_restitution(const MapView& m, bool required) {
+  const auto c = m.find("restitution");
+  if (!c) {
+    if (required) m.need("restitution", "Newton's restitution coefficient e_N in [0, 1]");
+    return std::nullopt;
+  }
+  const double e = read_non_negative(*c, "");
+  if (e > 1.0) c->fail(c->path() + ": expected a number in [0, 1], found " + format_number(e));
+  return e;
+}
+
+// The unilateral treatment's keys that the others do not read, and the other way round.
+void check_treatment_keys(const MapView& m, Treatment t) {
+  if (t == Treatment::kUnilateral) {
+    for (const char* key : {"contact", "lubricant"})
+      if (auto c = m.find(key))
+        c->fail_at_key(c->path() + ": '" + key +
+                       "' belongs to treatment: compliant or lubricated (this joint is "
+                       "unilateral, an NSGA contact)");
+    if (auto f = m.find("friction"); f && f->node().IsMap())
+      f->fail(f->path() + ": the unilateral treatment takes a Coulomb coefficient (a number); "
+                          "friction laws belong to treatment: compliant or lubricated");
+    return;
+  }
+  m.need("contact", "the contact law {law: lankarani_nikravesh, stiffness: K, ...}");
+  if (t == Treatment::kLubricated)
+    m.need("lubricant", "the lubricant {viscosity: μ [Pa·s], ...}");
+  else if (auto c = m.find("lubricant"))
+    c->fail_at_key(c->path() + ": 'lubricant' needs treatment: lubricated");
+}
+
+// The compliant or lubricated laws of a clearance joint.
+contact::ContactLaws read_laws(const MapView& m, Treatment t, const LawContext& ctx) {
+  contact::ContactLaws laws;
+  laws.normal = read_normal_law(*m.find("contact"), ctx, read_restitution(m, false));
+  if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
+  if (t == Treatment::kLubricated) laws.lubrication = read_lubricant(*m.find("lubricant"), ctx);
+  laws.asperity = ctx.asperity;
+  return laws;
+}
+
+LawContext law_context(const MapView& m, bool spherical, double c, double asperity) {
+  LawContext ctx;
+  ctx.spherical = spherical;
+  ctx.clearance = c;
+  ctx.asperity = asperity;
+  ctx.radius_key = spherical ? "ball_radius" : "pin_radius";
+  if (auto r = m.find(ctx.radius_key)) ctx.journal_radius = read_positive(*r, "m");
+  if (ctx.journal_radius > 0.0)
+    ctx.effective_radius = contact::conformal_radius(ctx.journal_radius, ctx.journal_radius + c);
+  return ctx;
+}
 }  // namespace
 
 void read_clearance(const Entry& joint, const Cursor& c, JointType type, int body_i, int body_j,
@@ -43,18 +102,25 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
   const MapView m(c, "a map of clearance parameters (radial, restitution, ...)");
   m.allow_only("in the clearance of joint '" + joint.key + "'",
                spherical ? kSphericalKeys : kRevoluteKeys);
-  read_treatment(m);
+  const Treatment treatment = read_treatment(m);
+  check_treatment_keys(m, treatment);
   ClearanceParams p;
   p.clearance = read_positive(m.need("radial", "the radial clearance c = R − r [m]"), "m");
-  p.restitution = read_non_negative(
-      m.need("restitution", "Newton's restitution coefficient e_N in [0, 1]"), "");
-  if (p.restitution > 1.0)
-    m.find("restitution")
-        ->fail(m.find("restitution")->path() + ": expected a number in [0, 1], found " +
-               format_number(p.restitution));
+  if (auto a = m.find("asperity")) {
+    if (!spherical && treatment == Treatment::kUnilateral)
+      a->fail_at_key(a->path() + ": 'asperity' of a revolute joint belongs to treatment: "
+                                 "compliant or lubricated");
+    p.asperity = read_non_negative(*a, "m");
+  }
+  if (treatment == Treatment::kUnilateral) {
+    p.restitution = *read_restitution(m, true);
+    p.friction = read_friction(m, spherical ? "ball_radius" : "pin_radius", p.contact_radius);
+  } else {
+    const LawContext ctx = law_context(m, spherical, p.clearance, p.asperity);
+    p.contact_radius = ctx.journal_radius;
+    p.laws = read_laws(m, treatment, ctx);
+  }
   if (spherical) {
-    if (auto a = m.find("asperity")) p.asperity = read_non_negative(*a, "m");
-    p.friction = read_friction(m, "ball_radius", p.contact_radius);
     build_at(c.source(), joint.value.key_pos(),
              [&] { return add_spherical_clearance(model, joint.key, body_i, body_j, at_W, p); });
     return;
@@ -71,7 +137,6 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
   } else {
     p.axial = static_cast<int>(read_choice_index(ax, {"free", "ideal"}));
   }
-  p.friction = read_friction(m, "pin_radius", p.contact_radius);
   build_at(c.source(), joint.value.key_pos(), [&] {
     return add_revolute_clearance(model, joint.key, body_i, body_j, at_W, axis_W, pin_axis, p);
   });
@@ -80,7 +145,7 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
 namespace {
 void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
   m.allow_only("in sphere_plane contact '" + e.key + "'",
-               {"type", "plane", "sphere", "restitution", "friction"});
+               {"type", "plane", "sphere", "restitution", "friction", "treatment", "contact"});
   const MapView plane(m.need("plane", "{body:, point: [x, y, z], normal: [x, y, z]}"),
                       "a map {body:, point:, normal:}");
   plane.allow_only("in 'plane'", {"body", "point", "normal"});
@@ -94,9 +159,28 @@ void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
   const Vec3 centre = read_vec3(sphere.need("center", "the sphere centre [m]"), "m");
   const double radius =
       read_non_negative(sphere.need("radius", "the radius [m] (0: a point)"), "m");
-  const Cursor ec = m.need("restitution", "Newton's restitution coefficient e_N in [0, 1]");
-  const double e_n = read_non_negative(ec, "");
-  if (e_n > 1.0) ec.fail(ec.path() + ": expected a number in [0, 1], found " + format_number(e_n));
+  const Treatment treatment = read_treatment(m);
+  if (treatment == Treatment::kLubricated)
+    m.find("treatment")->expected("unilateral or compliant (lubrication needs a clearance joint)");
+  check_treatment_keys(m, treatment);
+  if (treatment == Treatment::kCompliant) {
+    LawContext ctx;
+    ctx.effective_radius = radius;
+    ctx.radius_key = "sphere.radius";
+    contact::ContactLaws laws;
+    laws.normal = read_normal_law(*m.find("contact"), ctx, read_restitution(m, false));
+    if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
+    build_at(e.value.source(), e.value.key_pos(), [&] {
+      const Vec3 n = normal.normalized();
+      return add_compliant_contact(
+          model, e.key, pb, sb,
+          contact::SpherePlaneGeometry{marker_at(model, pb, point, so3::frame_with_z_axis(n)),
+                                       marker_at(model, sb, centre, Mat3::Identity()), radius},
+          laws);
+    });
+    return;
+  }
+  const double e_n = *read_restitution(m, true);
   const double mu = m.has("friction") ? read_non_negative(*m.find("friction"), "") : 0.0;
   build_at(e.value.source(), e.value.key_pos(), [&] {
     return add_sphere_plane(model, e.key, pb, point, normal, sb, centre, radius, e_n, mu);

@@ -174,6 +174,16 @@ int add_spherical_clearance(Model& model, const std::string& name, int body_i, i
     throw ModelError("'" + name + "': asperity e0 must be in [0, clearance)");
   if (!(p.contact_radius >= 0.0)) throw ModelError("'" + name + "': ball radius must be ≥ 0");
   check_contact_law(name, p.restitution, p.friction);
+  if (p.laws) {
+    contact::ContactLaws laws = *p.laws;
+    laws.asperity = p.asperity;
+    return add_compliant_contact(
+        model, name, body_i, body_j,
+        contact::SphericalClearanceGeometry{marker_at(model, body_i, at_W, Mat3::Identity()),
+                                            marker_at(model, body_j, at_W, Mat3::Identity()),
+                                            p.clearance, p.asperity, p.contact_radius},
+        laws);
+  }
   model.elements.push_back(std::make_unique<contact::SphericalClearance>(
       name, marker_at(model, body_i, at_W, Mat3::Identity()),
       marker_at(model, body_j, at_W, Mat3::Identity()), p.clearance, p.asperity, p.restitution,
@@ -197,6 +207,23 @@ int add_revolute_clearance(Model& model, const std::string& name, int body_i, in
   check_contact_law(name, p.restitution, p.friction);
   const Vec3 u = unit(axis_W, "joint '" + name + "': axis");
   const Vec3 v = unit(pin_axis_W, "joint '" + name + "': pin_axis");
+  if (p.laws) {
+    if (p.axial == 2)
+      throw ModelError("'" + name +
+                       "': thrust faces (axial clearance) are available with the unilateral "
+                       "treatment only; use axial: free or ideal");
+    if (!(p.asperity >= 0.0 && p.asperity < p.clearance))
+      throw ModelError("'" + name + "': asperity e0 must be in [0, clearance)");
+    contact::ContactLaws laws = *p.laws;
+    laws.asperity = p.asperity;
+    return add_compliant_contact(
+        model, name, body_i, body_j,
+        contact::RevoluteClearanceGeometry{
+            marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
+            marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)), p.clearance,
+            0.5 * p.pin_length, p.contact_radius},
+        laws, p.axial == 1);
+  }
   using Axial = contact::RevoluteClearance::Axial;
   const Axial axial =
       p.axial == 0 ? Axial::kFree : (p.axial == 1 ? Axial::kIdeal : Axial::kClearance);

@@ -21,6 +21,7 @@ State initial_state(const System& sys, double t0) {
   State s;
   s.resize(m.num_bodies(), sys.num_constraints());
   s.resize_gaps(sys.num_gaps());
+  s.memory = VecX::Zero(sys.num_memory());
   s.t = t0;
   for (int b = 0; b < m.num_bodies(); ++b) {
     const Body& body = m.bodies[b];
@@ -343,6 +344,7 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   if (!acc.ok) return acc;
   s.a = s.vdot;
   mark_initial_sticking(sys, s, tol);
+  sys.update_memory(s);
   return rep;
 }
 

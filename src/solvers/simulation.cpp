@@ -87,7 +87,7 @@ void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs)
 }
 
 // Advances by h, splitting the step in halves (up to 1/64) when Newton fails.
-bool advance(Integrator& ga, State& s, double h, int depth, RunStats& stats,
+bool advance(const System& sys, Integrator& ga, State& s, double h, int depth, RunStats& stats,
              std::string& why) {
   StepResult r = ga.step(s, h);
   stats.newton_iterations += r.iterations;
@@ -95,6 +95,7 @@ bool advance(Integrator& ga, State& s, double h, int depth, RunStats& stats,
   stats.position_iterations += r.position_iterations;
   stats.velocity_iterations += r.velocity_iterations;
   if (r.converged) {
+    sys.update_memory(s);
     stats.plastic_impacts += r.plastic_impacts;
     stats.last_iterations = r.iterations;
     stats.last_step = h;
@@ -105,8 +106,8 @@ bool advance(Integrator& ga, State& s, double h, int depth, RunStats& stats,
     why = r.message;
     return false;
   }
-  return advance(ga, s, 0.5 * h, depth + 1, stats, why) &&
-         advance(ga, s, 0.5 * h, depth + 1, stats, why);
+  return advance(sys, ga, s, 0.5 * h, depth + 1, stats, why) &&
+         advance(sys, ga, s, 0.5 * h, depth + 1, stats, why);
 }
 
 void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga,
@@ -118,7 +119,7 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
   for (long k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     contacts.remember(s);
-    if (!advance(ga, s, target - s.t, 0, stats, why)) {
+    if (!advance(sys, ga, s, target - s.t, 0, stats, why)) {
       stats.ok = false;
       stats.message = why;
       return;
@@ -160,6 +161,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
       }
       continue;
     }
+    sys.update_memory(s);
     stats.last_iterations = r.iterations;
     stats.last_step = h;
     stats.plastic_impacts += r.plastic_impacts;
@@ -217,6 +219,14 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
 }  // namespace
 
 std::string incompatible_settings(const System& sys, const SolverSettings& st) {
+  const bool explicit_rk =
+      st.integrator == IntegratorKind::kRk4 || st.integrator == IntegratorKind::kDormandPrince;
+  if (sys.num_gaps() > 0 && st.analysis == Analysis::kDynamic && explicit_rk) {
+    return "the model has unilateral contacts (" + sys.describe_gap(0) +
+           (sys.num_gaps() > 1 ? ", ..." : "") + "): the explicit integrator " +
+           (st.integrator == IntegratorKind::kRk4 ? "rk4" : "dormand_prince") +
+           " has no impact law or non-penetration condition; use solver.integrator: nsga";
+  }
   if (sys.num_gaps() > 0 &&
       (st.analysis != Analysis::kDynamic || st.integrator != IntegratorKind::kNsga)) {
     return "the model has unilateral contacts (" + sys.describe_gap(0) +

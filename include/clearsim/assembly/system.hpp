@@ -25,7 +25,9 @@ class System {
   // removed as redundant.
   int global_row(int e, int r) const { return rows_[e].global[r]; }
 
-  // Per-body poses and velocities from a state (ground excluded).
+  // Per-body poses and velocities from a state (ground excluded). Also takes the state's element
+  // memory, which the following evaluations read (it changes only between steps, so every state
+  // of one step carries the same).
   void gather(const State& s, std::vector<BodyKinematics>& kin) const;
   ElementInput input(int e, double t, const std::vector<BodyKinematics>& kin) const;
 
@@ -56,6 +58,11 @@ class System {
 
   // "joint 'name' (revolute): axis alignment x_i·z_j" for a global row.
   std::string describe_row(int global_row) const;
+
+  // --- element memory (Element::update_memory) ----------------------------------------------
+  int num_memory() const { return num_memory_; }
+  // Updates s.memory from the configuration of s, after an accepted step (and at t₀).
+  void update_memory(State& s) const;
 
   // --- unilateral contacts -------------------------------------------------------------
   int num_gaps() const { return num_gaps_; }
@@ -97,6 +104,12 @@ class System {
   std::vector<int> force_elements_;       // elements with forces
   std::vector<int> gap_elements_;         // elements with unilateral gaps
   std::vector<int> gap_offset_;           // per element: first global gap index
+  std::vector<int> ideal_row_elements_;   // elements standing for an ideal joint (ideal_rows)
+  std::vector<int> memory_elements_;      // elements with memory
+  std::vector<int> memory_offset_;        // per element: first index in State::memory, or −1
+  int num_memory_ = 0;
+  // The memory of the last gathered state (copied so no evaluation can see a dangling pointer).
+  mutable VecX memory_;
   VecX restitution_;                      // per gap
   VecX friction_;                         // per gap
   int num_gaps_ = 0;

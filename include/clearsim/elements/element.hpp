@@ -33,6 +33,9 @@ struct ElementInput {
   double t = 0.0;  // time [s]
   const BodyKinematics* i = nullptr;
   const BodyKinematics* j = nullptr;
+  // The element's own memory (num_memory() values, see Element::update_memory) as it was after
+  // the last accepted step; nullptr if it has none.
+  const double* memory = nullptr;
 };
 
 // Up to 6 bilateral constraint rows. Rows [0, m) are meaningful.
@@ -123,6 +126,16 @@ class Element {
   // Adds f (and, when `tangents`, ∂f/∂q and ∂f/∂v) to `out`.
   virtual void force(const ElementInput&, ForceBlock& /*out*/, bool /*tangents*/) const {}
   virtual double potential_energy(const ElementInput&) const { return 0.0; }
+
+  // --- element memory ---------------------------------------------------------------------
+  // Values an element remembers between steps (the approach speed at contact onset, a bristle's
+  // anchor points, ...). They live in State::memory, are read (constant) during a step through
+  // ElementInput::memory, and are updated only after a step is accepted — so a rejected or
+  // split step leaves them untouched (DESIGN.md "Element state lives in State").
+  virtual int num_memory() const { return 0; }
+  // Called after each accepted step (and once at t₀) with the new configuration; reads the old
+  // values through in.memory and writes the new ones to `memory` (the same slot).
+  virtual void update_memory(const ElementInput& /*in*/, double* /*memory*/) const {}
 
   // --- output channels ----------------------------------------------------------------------
   // Quantity names this element publishes, e.g. "torque", "force.x".

@@ -46,7 +46,11 @@ int add_element(Model& model, std::unique_ptr<Element> element);
 
 }  // namespace cs
 
-// --- contact geometry (treated as unilateral constraints by NSGA) -----------------------------
+// --- contact geometry: unilateral (NSGA), compliant or lubricated ------------------------------
+#include <optional>
+
+#include "clearsim/elements/contact/compliant_contact.hpp"
+
 namespace cs {
 
 struct ClearanceParams {
@@ -58,7 +62,21 @@ struct ClearanceParams {
   double pin_length = 0.0;       // revolute: L_pin ≥ 0 (two end spheres at ±L/2; 0: planar)
   int axial = 0;                 // revolute: 0 free, 1 ideal, 2 thrust-face clearance
   double axial_clearance = 0.0;  // revolute with axial = 2: c_ax > 0 [m]
+  // The compliant or lubricated treatment (contact laws, friction law, lubricant); nullopt: the
+  // unilateral NSGA treatment with `restitution` and `friction`. With laws, `asperity` applies
+  // to revolute joints too (dry contact starts at ‖e‖ = c − e0) and laws->asperity is set from it.
+  std::optional<contact::ContactLaws> laws;
 };
+
+// Checks contact laws against their geometry (a film law that does not fit it, a missing radius,
+// non-positive stiffness or viscosity, ...) and throws ModelError naming the element.
+void check_contact_laws(const std::string& name, const contact::ContactLaws& laws,
+                        const contact::Geometry& geometry);
+
+// A compliant or lubricated contact element on a geometry (validated by check_contact_laws).
+int add_compliant_contact(Model& model, const std::string& name, int body_i, int body_j,
+                          contact::Geometry geometry, contact::ContactLaws laws,
+                          bool axial_ideal = false);
 
 // Spherical joint with clearance: housing centred at at_W on body_i, ball centred there on body_j.
 int add_spherical_clearance(Model& model, const std::string& name, int body_i, int body_j,

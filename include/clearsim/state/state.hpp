@@ -32,6 +32,7 @@ struct State {
   VecX gdot_N;             // per gap: normal velocity G v after the last step [m/s]
   std::vector<ContactState> contact;   // per gap: regime over the last step
   std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
+  VecX memory;  // elements' memory (Element::update_memory), laid out by System::memory_offset
 
   void resize(int num_bodies, int num_multipliers) {
     x_W.assign(num_bodies, Vec3::Zero());

@@ -13,10 +13,23 @@
 //                      thrust faces g = c_ax ∓ u″·(x_B − x_A).
 #pragma once
 
+#include "clearsim/elements/contact/contact_geometry.hpp"
 #include "clearsim/elements/element.hpp"
 #include "clearsim/model/body.hpp"
 
 namespace cs::contact {
+
+// Velocity rows of the ideal joint a clearance joint stands for (Element::ideal_rows): spherical
+// (3 rows: the centres move together) and revolute (5 rows: also the axes stay aligned).
+void spherical_ideal_rows(const SphericalClearanceGeometry& g, const ElementInput& in,
+                          ConstraintBlock& out);
+void revolute_ideal_rows(const RevoluteClearanceGeometry& g, const ElementInput& in,
+                         ConstraintBlock& out);
+// The ideal axial constraint of a revolute clearance, u″·(x_B − x_A) = 0, and its tangent.
+void revolute_axial_row(const RevoluteClearanceGeometry& g, const ElementInput& in,
+                        ConstraintBlock& out);
+void revolute_axial_tangent(const RevoluteClearanceGeometry& g, const ElementInput& in,
+                            double lambda, Mat12& K);
 
 class SpherePlane final : public Element {
  public:
@@ -28,12 +41,14 @@ class SpherePlane final : public Element {
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
   double friction(int) const override { return mu_; }
-  std::vector<std::string> channel_names() const override { return {"gap"}; }
+  std::vector<std::string> channel_names() const override {
+    return geometry_channel_names(geom_);
+  }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:
-  Marker plane_, ball_;
-  double radius_, e_n_, mu_;
+  SpherePlaneGeometry geom_;
+  double e_n_, mu_;
 };
 
 class SphericalClearance final : public Element {
@@ -52,13 +67,15 @@ class SphericalClearance final : public Element {
   void ideal_rows(const ElementInput& in, ConstraintBlock& out) const override;
   // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
   // centre relative to the housing centre in the housing (marker) frame [m].
-  std::vector<std::string> channel_names() const override;
+  std::vector<std::string> channel_names() const override {
+    return geometry_channel_names(geom_);
+  }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
-  double clearance() const { return c_; }
+  double clearance() const { return geom_.clearance; }
 
  private:
-  Marker housing_, ball_;
-  double c_, e0_, e_n_, mu_, r_ball_;
+  SphericalClearanceGeometry geom_;
+  double e_n_, mu_;
 };
 
 class RevoluteClearance final : public Element {
@@ -87,16 +104,18 @@ class RevoluteClearance final : public Element {
   // "gap1", "gap2" (pin ends; gap1 only when d = 0), "eccentricity1|2" [m],
   // "journal1.x|y|z", "journal2.x|y|z": end-sphere centres relative to the bearing axis point,
   // in the bearing (marker) frame [m]; "axial" u·(x_B − x_A) [m].
-  std::vector<std::string> channel_names() const override;
+  std::vector<std::string> channel_names() const override {
+    return geometry_channel_names(geom_);
+  }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
-  double clearance() const { return c_; }
+  double clearance() const { return geom_.clearance; }
 
  private:
-  int radial_gaps() const { return d_ > 0.0 ? 2 : 1; }
-  Marker bearing_, pin_;
-  double c_, d_, e_n_;
+  int radial_gaps() const { return geom_.num_ends(); }
+  RevoluteClearanceGeometry geom_;
+  double e_n_;
   Axial axial_;
-  double c_ax_, mu_, r_pin_;
+  double c_ax_, mu_;
 };
 
 }  // namespace cs::contact

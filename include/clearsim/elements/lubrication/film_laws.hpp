@@ -1,0 +1,124 @@
+// Hydrodynamic film forces on a journal (reference.md §5), as functions of the journal geometry
+// of a clearance joint (contact_geometry.hpp): eccentricity e, its rate ė, the bearing axis and
+// the two bodies' angular velocities about it. Templates over the scalar for exact tangents.
+// Each returns the force on the journal (body j) [N], applied at the journal centre; the housing
+// receives the opposite force at the same point (the resultant of the pressure passes through
+// the journal centre: no moment about it).
+//
+//  SqueezeFilm       spherical joint (seed 000 eqs. 10–18, as resolved in reference.md §5.1):
+//                    F = −C₀ f(ε_s) ė_n n, C₀ = 6πμr⁴/c³, ė_n = n·ė, ε_s = ±ε (approach/separation)
+//                    f(ε) = ln(1−ε)/ε³ + 1/(ε²(1−ε)) − 1/(2ε) (series 2/3 + 3ε/4 + … below 0.1)
+//  JournalBearing    long (Pinkus–Sternlicht full-Sommerfeld, §5.2; seed 003 eqs. 21–22) or
+//                    short (Ocvirk π-film with squeeze, §5.3), radial along n and tangential along
+//                    t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇.
+// The eccentricity ratio is capped at ε_max = 1 − h_min/c (h_min: the film thickness where dry
+// contact takes over, reference.md §5.4 option B), so the force stays finite in contact.
+#pragma once
+
+#include <cmath>
+#include <numbers>
+
+#include "clearsim/elements/contact/contact_geometry.hpp"
+
+namespace cs::lubrication {
+
+// f(ε) of the spherical squeeze film for ε ∈ (−1, 1) (reference.md §5.1).
+template <class S>
+S squeeze_factor(const S& eps) {
+  using std::log;
+  if (std::abs(value_of(eps)) < 0.1) {
+    // Σ_{m≥0} (m+2)/(m+3) ε^m, Horner over m ≤ 16: the rest is < 1e-17 relative at |ε| < 0.1.
+    S sum = S(18.0 / 19.0);
+    for (int m = 15; m >= 0; --m) sum = S((m + 2.0) / (m + 3.0)) + eps * sum;
+    return sum;
+  }
+  const S e2 = eps * eps;
+  return log(1.0 - eps) / (e2 * eps) + 1.0 / (e2 * (1.0 - eps)) - 0.5 / eps;
+}
+
+// ε/ε_max capped: returns min(ε, ε_max) (constant beyond the cap).
+template <class S>
+S capped(const S& eps, double eps_max) {
+  return value_of(eps) > eps_max ? S(eps_max) : eps;
+}
+
+struct SqueezeFilm {
+  double viscosity = 0.0;  // μ [Pa·s]
+  double radius = 0.0;     // ball radius r [m]
+  double clearance = 0.0;  // c [m]
+  double eps_max = 0.99;   // 1 − h_min/c
+
+  double c0() const {
+    return 6.0 * std::numbers::pi * viscosity * std::pow(radius, 4) / std::pow(clearance, 3);
+  }
+
+  template <class S>
+  V3<S> force(const contact::Journal<S>& J) const {
+    using std::sqrt;
+    const S e = sqrt(J.e.squaredNorm());
+    if (value_of(e) <= 1e-9 * clearance) {
+      // Centred: every direction is equivalent, F = −C₀ f(0) ė (the ε → 0 limit of both forms).
+      return (-c0() * (2.0 / 3.0)) * J.e_dot;
+    }
+    const V3<S> n = J.e / e;
+    const S e_n = n.dot(J.e_dot);
+    const S eps = capped(S(e / clearance), eps_max);
+    const S eps_s = value_of(e_n) >= 0.0 ? eps : S(-eps);
+    return (-c0() * squeeze_factor(eps_s) * e_n) * n;
+  }
+};
+
+enum class BearingModel { kLong, kShort };
+
+struct JournalBearing {
+  BearingModel model = BearingModel::kLong;
+  double viscosity = 0.0;  // μ [Pa·s]
+  double radius = 0.0;     // journal radius R [m]
+  double length = 0.0;     // bearing length L [m]
+  double clearance = 0.0;  // c [m]
+  double eps_max = 0.99;   // 1 − h_min/c
+  bool wedge = true;       // false: squeeze term only (seed 003 uses eq. 21 alone)
+
+  template <class S>
+  V3<S> force(const contact::Journal<S>& J, const S& omega_i, const S& omega_j) const {
+    using std::sqrt;
+    const double pi = std::numbers::pi;
+    const double mu = viscosity, R = radius, L = length, c = clearance;
+    const S e = sqrt(J.e.squaredNorm());
+    const V3<S>& u = J.axis;
+    if (value_of(e) <= 1e-9 * c) {
+      // ε = 0: the radial squeeze coefficient (the same for every direction), no wedge force.
+      const double k0 = model == BearingModel::kLong
+                            ? 12.0 * pi * mu * L * R * R * R / (c * c * c)
+                            : 0.5 * pi * mu * R * L * L * L / (c * c * c);
+      const V3<S> e_dot_radial = J.e_dot - u * u.dot(J.e_dot);
+      return -k0 * e_dot_radial;
+    }
+    const V3<S> n = J.e / e;
+    const V3<S> t = u.cross(n);
+    const S eps = capped(S(e / c), eps_max);
+    const S eps_dot = n.dot(J.e_dot) / c;
+    // γ̇: rate of the line of centres about the axis; ω̄ = ω_J + ω_B − 2γ̇ (absolute rates).
+    const S gamma_dot = u.dot(J.e.cross(J.e_dot)) / (e * e);
+    const S omega_bar = wedge ? S(omega_i + omega_j - 2.0 * gamma_dot) : S(0.0);
+    const S one_m = 1.0 - eps * eps;
+    S F_r, F_t;
+    if (model == BearingModel::kLong) {
+      const double k = 12.0 * pi * mu * L * R * R * R / (c * c);
+      F_r = -k * eps_dot / (one_m * sqrt(one_m));
+      F_t = k * eps * omega_bar / ((2.0 + eps * eps) * sqrt(one_m));
+    } else {
+      const double k = mu * R * L * L * L / (c * c);
+      using std::abs;
+      const S w = abs(omega_bar);
+      const double sign = value_of(omega_bar) >= 0.0 ? 1.0 : -1.0;
+      F_r = -k * (eps * eps * w / (one_m * one_m) +
+                  pi * (1.0 + 2.0 * eps * eps) * eps_dot / (2.0 * one_m * one_m * sqrt(one_m)));
+      F_t = sign * k *
+            (pi * eps * w / (4.0 * one_m * sqrt(one_m)) + 2.0 * eps * eps_dot / (one_m * one_m));
+    }
+    return F_r * n + F_t * t;
+  }
+};
+
+}  // namespace cs::lubrication
