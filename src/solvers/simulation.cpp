@@ -292,4 +292,90 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
   return stats;
 }
 
+// --- Simulation ------------------------------------------------------------------------------
+struct Simulation::Workspace {
+  explicit Workspace(const System& sys) : contacts(sys) {}
+  ContactCounter contacts;
+};
+
+Simulation::Simulation(System& sys, RunSettings settings)
+    : sys_(sys), settings_(std::move(settings)), work_(std::make_unique<Workspace>(sys)) {}
+
+Simulation::~Simulation() = default;
+
+bool Simulation::initialize(std::vector<std::string>& notes) {
+  const SolverSettings& st = settings_.solver;
+  stats_ = RunStats{};
+  ready_ = false;
+  if (st.analysis != Analysis::kDynamic) {
+    stats_.ok = false;
+    stats_.message = "a Simulation steps a dynamic analysis (solver.analysis: dynamic)";
+    return false;
+  }
+  if (const std::string why = incompatible_settings(sys_, st); !why.empty()) {
+    stats_.ok = false;
+    stats_.message = why;
+    return false;
+  }
+  state_ = initial_state(sys_, 0.0);
+  const SolveReport init = make_consistent(sys_, state_, st.newton_tol, notes);
+  if (!init.ok) {
+    stats_.ok = false;
+    stats_.message = "initial conditions: " + init.message;
+    return false;
+  }
+  integrator_ = make_integrator(sys_, st);
+  t0_ = state_.t;
+  // The step run_fixed takes: end/n with n = round(end/step), so that both give the same states.
+  n_ = std::max<long>(1, std::lround(st.end / st.step));
+  h_ = st.end / static_cast<double>(n_);
+  k_ = 0;
+  ready_ = true;
+  return true;
+}
+
+bool Simulation::step() {
+  if (!ready_) {
+    if (stats_.message.empty()) stats_.message = "the simulation is not initialized";
+    stats_.ok = false;
+    return false;
+  }
+  const auto start = Clock::now();
+  ContactCounter& contacts = work_->contacts;
+  contacts.remember(state_);
+  // The same target times as run_fixed (t0 + end·k/n), so both take bit-identical steps.
+  const double target = t0_ + settings_.solver.end * static_cast<double>(k_ + 1) /
+                                  static_cast<double>(n_);
+  std::string why;
+  const bool ok = advance(sys_, *integrator_, state_, target - state_.t, 0, stats_, why);
+  stats_.wall_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  if (!ok) {
+    stats_.ok = false;
+    stats_.message = why;
+    ready_ = false;
+    return false;
+  }
+  ++k_;
+  ++stats_.steps;
+  contacts.count(state_, stats_);
+  if (!removed_rows_hold(sys_, state_, settings_.solver.newton_tol, stats_)) {
+    ready_ = false;
+    return false;
+  }
+  return true;
+}
+
+bool Simulation::run_to(double t, StepObserver* observer) {
+  const int every = std::max(1, settings_.output.every);
+  if (observer && k_ == 0 && ready_) emit(sys_, state_, stats_, *observer);
+  while (state_.t < t - 0.5 * h_) {
+    if (!step()) return false;
+    if (observer) {
+      observer->on_step(state_, stats_);
+      if (k_ % every == 0 || state_.t >= t - 0.5 * h_) emit(sys_, state_, stats_, *observer);
+    }
+  }
+  return true;
+}
+
 }  // namespace cs

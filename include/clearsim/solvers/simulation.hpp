@@ -2,10 +2,12 @@
 // every N-th state to an observer (output writers, progress display) as it goes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -49,5 +51,50 @@ std::string incompatible_settings(const System& sys, const SolverSettings& setti
 // then runs settings.solver.analysis. Returns the final state through `s`.
 RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& observer, State& s,
                       std::vector<std::string>& notes);
+
+// A dynamic run step by step (the public stepping API: the command line runs whole analyses with
+// run_analysis; a program, the Python module or a sweep drives a Simulation). Stepping it to t
+// gives the same states, bit for bit, as run_analysis with end = t on the same settings.
+//
+//   cs::System sys(model);
+//   cs::Simulation sim(sys, settings);
+//   std::vector<std::string> notes;
+//   if (!sim.initialize(notes)) throw std::runtime_error(sim.stats().message);
+//   while (sim.state().t < 0.1 && sim.step()) use(sim.state());
+class Simulation {
+ public:
+  // `sys` must outlive the simulation; settings.solver.analysis must be dynamic.
+  Simulation(System& sys, RunSettings settings);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Consistent initial conditions at t = 0 (notes receive warnings). False, with
+  // stats().message, if the model cannot start.
+  bool initialize(std::vector<std::string>& notes);
+  // One step of the settings' size h = end/round(end/step) (split in halves, down to 1/64, when
+  // Newton fails). False, with stats().message, if the step cannot be taken.
+  bool step();
+  // Steps until the time reaches t (within a step), handing outputs to `observer` every
+  // `output.every` steps as run_analysis does. False on failure.
+  bool run_to(double t, StepObserver* observer = nullptr);
+
+  const State& state() const { return state_; }
+  const RunStats& stats() const { return stats_; }
+  double step_size() const { return h_; }
+
+ private:
+  System& sys_;
+  RunSettings settings_;
+  std::unique_ptr<Integrator> integrator_;
+  struct Workspace;  // contact counting between steps (no allocation per step)
+  std::unique_ptr<Workspace> work_;
+  State state_;
+  RunStats stats_;
+  double t0_ = 0.0, h_ = 0.0;
+  long k_ = 0;  // steps taken
+  long n_ = 1;  // steps per settings.solver.end
+  bool ready_ = false;
+};
 
 }  // namespace cs
