@@ -11,7 +11,7 @@ const std::vector<std::string> kSolverKeys = {
     "analysis", "integrator", "rho_inf", "beta", "gamma", "step", "end", "adaptive", "rtol",
     "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
     "linear_solver", "kinematic_steps", "formulation", "restitution_threshold",
-    "persistent_contacts"};
+    "persistent_contacts", "baumgarte_alpha", "baumgarte_beta"};
 // clang-format on
 
 const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "progress"};
@@ -19,6 +19,10 @@ const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "prog
 void warn_unused(const MapView& m, const std::vector<std::string>& keys, const std::string& why) {
   for (const std::string& key : keys)
     if (auto c = m.find(key)) c->warn_at_key("solver." + key + " is ignored: " + why);
+}
+
+bool is_explicit(IntegratorKind k) {
+  return k == IntegratorKind::kRk4 || k == IntegratorKind::kDormandPrince;
 }
 
 // Integrator and step-size keys.
@@ -29,7 +33,9 @@ void read_integration(const MapView& m, SolverSettings& s) {
                                        {"newmark", IntegratorKind::kNewmark},
                                        {"hht", IntegratorKind::kHht},
                                        {"trapezoidal", IntegratorKind::kTrapezoidal},
-                                       {"nsga", IntegratorKind::kNsga}});
+                                       {"nsga", IntegratorKind::kNsga},
+                                       {"rk4", IntegratorKind::kRk4},
+                                       {"dormand_prince", IntegratorKind::kDormandPrince}});
   if (auto c = m.find("rho_inf")) {
     s.rho_inf = read_number(*c, "");
     if (!(s.rho_inf >= 0.0 && s.rho_inf <= 1.0)) c->expected("a number in [0, 1]");
@@ -46,6 +52,8 @@ void read_integration(const MapView& m, SolverSettings& s) {
                                      " is not unconditionally stable (needs 2 beta >= gamma >= "
                                      "1/2)");
   }
+  if (auto c = m.find("baumgarte_alpha")) s.baumgarte_alpha = read_non_negative(*c, "1/s");
+  if (auto c = m.find("baumgarte_beta")) s.baumgarte_beta = read_non_negative(*c, "1/s");
 }
 
 // Step, end time and adaptive step control.
@@ -57,7 +65,15 @@ void read_steps(const MapView& m, SolverSettings& s) {
       c->expected("a final time >= step (" + format_number(s.step) + " s)");
     m.need("step", "").expected("a step <= end (" + format_number(s.end) + " s, the default)");
   }
-  if (auto c = m.find("adaptive")) s.adaptive = read_bool(*c);
+  if (auto c = m.find("adaptive")) {
+    s.adaptive = read_bool(*c);
+    // rk4 has no error estimate: the step-size controller would only grow the step.
+    if (s.adaptive && s.analysis == Analysis::kDynamic && s.integrator == IntegratorKind::kRk4) {
+      c->warn_at_key(
+          "solver.adaptive is ignored: rk4 runs at a fixed step (dormand_prince controls it)");
+      s.adaptive = false;
+    }
+  }
   if (auto c = m.find("rtol")) s.rtol = read_positive(*c, "");
   if (auto c = m.find("atol")) s.atol = read_positive(*c, "m, rad");
   if (auto c = m.find("min_step")) {
@@ -79,7 +95,8 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
   if (s.analysis != Analysis::kDynamic) {
     warn_unused(m,
                 {"integrator", "rho_inf", "beta", "gamma", "adaptive", "rtol", "atol", "min_step",
-                 "max_step", "restitution_threshold", "persistent_contacts"},
+                 "max_step", "restitution_threshold", "persistent_contacts", "baumgarte_alpha",
+                 "baumgarte_beta"},
                 "a " + std::string(s.analysis == Analysis::kStatic ? "static" : "kinematic") +
                     " analysis does not integrate the equations of motion");
     return;
@@ -91,6 +108,14 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
     warn_unused(m, {"beta", "gamma"}, "beta and gamma are used by the newmark integrator only");
   if (s.integrator == IntegratorKind::kNewmark || s.integrator == IntegratorKind::kTrapezoidal)
     warn_unused(m, {"rho_inf"}, "the newmark and trapezoidal integrators do not use rho_inf");
+  if (!is_explicit(s.integrator))
+    warn_unused(m, {"baumgarte_alpha", "baumgarte_beta"},
+                "they are used by the rk4 and dormand_prince integrators only");
+  if (is_explicit(s.integrator))
+    warn_unused(m, {"rho_inf", "newton", "max_newton_iterations", "formulation"},
+                "the explicit integrators rk4 and dormand_prince use no rho_inf, Newton "
+                "iteration or constraint formulation (they impose the constraints at "
+                "acceleration level, with Baumgarte stabilisation)");
   if (!s.adaptive)
     warn_unused(m, {"rtol", "atol", "min_step", "max_step"},
                 "step-size control is off (adaptive: false)");

@@ -50,6 +50,11 @@ AlphaParameters AlphaParameters::from_settings(const SolverSettings& s) {
     }
     case IntegratorKind::kTrapezoidal:
       return p;
+    case IntegratorKind::kRk4:
+    case IntegratorKind::kDormandPrince:
+      // Explicit schemes have no α parameters; the defaults' are dissipative (γ ≠ ½), so
+      // run_analysis adds no index-3 stability note for them.
+      return from_rho_inf(SolverSettings{}.rho_inf);
   }
   return p;
 }

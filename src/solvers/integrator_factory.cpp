@@ -1,5 +1,6 @@
 #include "clearsim/solvers/integrator_factory.hpp"
 
+#include "clearsim/solvers/explicit_rk.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 
 namespace cs {
@@ -12,6 +13,9 @@ std::unique_ptr<Integrator> make_integrator(const System& sys, const SolverSetti
     case IntegratorKind::kTrapezoidal:
     case IntegratorKind::kNsga:
       return std::make_unique<GeneralizedAlpha>(sys, settings);
+    case IntegratorKind::kRk4:
+    case IntegratorKind::kDormandPrince:
+      return std::make_unique<ExplicitRungeKutta>(sys, settings);
   }
   return std::make_unique<GeneralizedAlpha>(sys, settings);
 }

@@ -20,6 +20,10 @@ enum class IntegratorKind {
   kTrapezoidal,       // Newmark β = 1/4, γ = 1/2 (average acceleration, no dissipation)
   kNsga,              // nonsmooth generalized-α: ρ∞ parameters, stabilized constraints, and
                       // unilateral contacts with exact non-penetration and Newton's impact law
+  kRk4,               // classical explicit Runge–Kutta, 4th order, fixed step; index-1
+                      // constraints with Baumgarte stabilisation (seed 003; explicit_rk.hpp)
+  kDormandPrince,     // explicit DOPRI5(4): 5th order with an embedded 4th-order error
+                      // estimate for adaptive steps; index-1 constraints with Baumgarte
 };
 
 enum class NewtonMode {
@@ -44,8 +48,10 @@ struct SolverSettings {
   double step = 1e-3;          // h [s]; the initial step when adaptive
   double end = 1.0;            // final time [s]
   bool adaptive = false;       // step-size control from a local error estimate
-  double rtol = 1e-6;          // adaptive: relative tolerance on positions
-  double atol = 1e-8;          // adaptive: absolute tolerance on positions [m, rad]
+  double rtol = 1e-6;          // adaptive: relative tolerance on positions (dormand_prince:
+                               // positions and velocities)
+  double atol = 1e-8;          // adaptive: absolute tolerance on positions [m, rad] (and, for
+                               // dormand_prince, on velocities [m/s, rad/s])
   double min_step = 1e-9;      // adaptive: smallest step before giving up [s]
   double max_step = 0.0;       // adaptive: largest step [s]; 0 = no limit
   double newton_tol = 1e-10;   // Newton: tolerance on the scaled correction and on ‖Φ‖∞
@@ -63,6 +69,14 @@ struct SolverSettings {
   // contacts) as velocity constraints with a smooth force λ_N ≥ 0; false leaves all contact
   // forces to the corrections' impulses, the scheme of the seeds (first order in sliding).
   bool persistent_contacts = true;
+  // kRk4 and kDormandPrince only. Baumgarte stabilisation of the index-1 constraints: the
+  // acceleration rows impose Φ̈ + 2α Φ̇ + β² Φ = 0, so a violation left by the integration
+  // error decays, as (1 + αt) e^(−αt) for α = β, instead of drifting. α, β ≥ 0 [1/s]; α > 0 is
+  // needed for decay (α = 0, β > 0 makes it oscillate; both 0 turn the stabilisation off).
+  // The modes −α ± √(α² − β²) must stay inside the scheme's stability region, h α ≲ 2.8. The
+  // default decays over 1/α = 0.2 s, gently enough for any usable step; seed 003 uses 250.
+  double baumgarte_alpha = 5.0;
+  double baumgarte_beta = 5.0;
 };
 
 struct OutputSettings {
