@@ -13,22 +13,21 @@ namespace cs::model_file {
 using joints::JointType;
 
 namespace {
-const std::vector<std::string> kSphericalKeys = {"radial",      "restitution", "asperity",
-                                                 "friction",    "ball_radius", "treatment",
-                                                 "contact",     "lubricant"};
-const std::vector<std::string> kRevoluteKeys = {"radial",   "restitution", "pin_length",
-                                                "pin_axis", "axial",       "friction",
-                                                "pin_radius", "treatment", "contact",
-                                                "asperity",   "lubricant"};
+const std::vector<std::string> kSphericalKeys = {"radial",   "restitution", "asperity",
+                                                 "friction", "ball_radius", "treatment",
+                                                 "contact",  "lubricant"};
+const std::vector<std::string> kRevoluteKeys = {"radial",  "restitution", "pin_length", "pin_axis",
+                                                "axial",   "friction",    "pin_radius", "treatment",
+                                                "contact", "asperity",    "lubricant"};
 
 enum class Treatment { kUnilateral, kCompliant, kLubricated };
 
 Treatment read_treatment(const MapView& m) {
   if (auto c = m.find("treatment"))
-    return read_choice(*c, std::vector<std::pair<std::string, Treatment>>{
-                               {"unilateral", Treatment::kUnilateral},
-                               {"compliant", Treatment::kCompliant},
-                               {"lubricated", Treatment::kLubricated}});
+    return read_choice(
+        *c, std::vector<std::pair<std::string, Treatment>>{{"unilateral", Treatment::kUnilateral},
+                                                           {"compliant", Treatment::kCompliant},
+                                                           {"lubricated", Treatment::kLubricated}});
   return Treatment::kUnilateral;
 }
 
@@ -62,8 +61,9 @@ void check_treatment_keys(const MapView& m, Treatment t) {
                        "' belongs to treatment: compliant or lubricated (this joint is "
                        "unilateral, an NSGA contact)");
     if (auto f = m.find("friction"); f && f->node().IsMap())
-      f->fail(f->path() + ": the unilateral treatment takes a Coulomb coefficient (a number); "
-                          "friction laws belong to treatment: compliant or lubricated");
+      f->fail(f->path() +
+              ": the unilateral treatment takes a Coulomb coefficient (a number); "
+              "friction laws belong to treatment: compliant or lubricated");
     return;
   }
   m.need("contact", "the contact law {law: lankarani_nikravesh, stiffness: K, ...}");
@@ -108,8 +108,9 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
   p.clearance = read_positive(m.need("radial", "the radial clearance c = R − r [m]"), "m");
   if (auto a = m.find("asperity")) {
     if (!spherical && treatment == Treatment::kUnilateral)
-      a->fail_at_key(a->path() + ": 'asperity' of a revolute joint belongs to treatment: "
-                                 "compliant or lubricated");
+      a->fail_at_key(a->path() +
+                     ": 'asperity' of a revolute joint belongs to treatment: "
+                     "compliant or lubricated");
     p.asperity = read_non_negative(*a, "m");
   }
   if (treatment == Treatment::kUnilateral) {

@@ -11,13 +11,23 @@ namespace {
 using contact::FrictionLawKind;
 using contact::NormalLawKind;
 
-const std::vector<std::string> kContactKeys = {"law",           "stiffness", "young_modulus",
-                                               "poisson_ratio", "exponent",  "damping",
-                                               "min_approach_speed"};
-const std::vector<std::string> kFrictionKeys = {
-    "law",   "mu",          "mu_static",      "v0",        "v1",          "stribeck_speed",
-    "regularization", "viscous", "stiffness", "damping", "stick_speed", "anchor_ratio"};
-const std::vector<std::string> kLubricantKeys = {"viscosity", "model", "length", "wedge"};
+const std::vector<std::string> kContactKeys = {
+    "law",      "stiffness", "young_modulus",     "poisson_ratio",
+    "exponent", "damping",   "min_approach_speed"};
+const std::vector<std::string> kFrictionKeys = {"law",
+                                                "mu",
+                                                "mu_static",
+                                                "v0",
+                                                "v1",
+                                                "stribeck_speed",
+                                                "regularization",
+                                                "viscous",
+                                                "stiffness",
+                                                "damping",
+                                                "stick_speed",
+                                                "anchor_ratio"};
+const std::vector<std::string> kLubricantKeys = {"viscosity", "model", "length", "wedge",
+                                                 "cavitation"};
 
 // One value, or two values (one per body) [a, b].
 std::pair<double, double> read_pair(const Cursor& c, const std::string& unit, bool positive) {
@@ -74,7 +84,8 @@ contact::NormalLaw read_normal_law(const Cursor& c, const LawContext& ctx,
     if (!restitution)
       c.fail_at_key(c.path() + ": the " + contact::to_string(law.kind) +
                     " law needs 'restitution' (the coefficient c_e in (0, 1]) beside 'contact'");
-    if (!(*restitution > 0.0)) c.expected("a restitution > 0 for the " + contact::to_string(law.kind) + " law");
+    if (!(*restitution > 0.0))
+      c.expected("a restitution > 0 for the " + contact::to_string(law.kind) + " law");
     law.restitution = *restitution;
   }
   return law;
@@ -126,13 +137,25 @@ contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   if (auto x = m.find("model"))
     b.model = read_choice(*x, std::vector<std::pair<std::string, lubrication::BearingModel>>{
                                   {"long", lubrication::BearingModel::kLong},
-                                  {"short", lubrication::BearingModel::kShort}});
+                                  {"short", lubrication::BearingModel::kShort},
+                                  {"finite", lubrication::BearingModel::kFinite}});
   b.viscosity = mu;
   b.radius = ctx.journal_radius;
   b.length = read_positive(m.need("length", "the bearing length L [m]"), "m");
   b.clearance = ctx.clearance;
   b.eps_max = 1.0 - ctx.asperity / ctx.clearance;
   if (auto x = m.find("wedge")) b.wedge = read_bool(*x);
+  if (auto x = m.find("cavitation")) {
+    if (b.model != lubrication::BearingModel::kFinite)
+      x->fail_at_key(x->path() +
+                     ": 'cavitation' belongs to model: finite (the long and short "
+                     "bearings have their film fixed by their formulas)");
+    b.cavitation =
+        read_choice(*x, std::vector<std::pair<std::string, lubrication::Cavitation>>{
+                            {"reynolds", lubrication::Cavitation::kReynolds},
+                            {"half_sommerfeld", lubrication::Cavitation::kHalfSommerfeld},
+                            {"sommerfeld", lubrication::Cavitation::kSommerfeld}});
+  }
   return lub;
 }
 

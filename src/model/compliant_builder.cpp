@@ -103,12 +103,11 @@ void check_contact_laws(const std::string& name, const contact::ContactLaws& law
 }
 
 int add_compliant_contact(Model& model, const std::string& name, int body_i, int body_j,
-                          contact::Geometry geometry, contact::ContactLaws laws,
-                          bool axial_ideal) {
+                          contact::Geometry geometry, contact::ContactLaws laws, bool axial_ideal) {
   check_contact_laws(name, laws, geometry);
-  return add_element(model, std::make_unique<contact::CompliantContact>(
-                                name, body_i, body_j, std::move(geometry), std::move(laws),
-                                axial_ideal));
+  return add_element(
+      model, std::make_unique<contact::CompliantContact>(name, body_i, body_j, std::move(geometry),
+                                                         std::move(laws), axial_ideal));
 }
 
 }  // namespace cs

@@ -6,8 +6,8 @@
 
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
-#include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/static_equilibrium.hpp"
 
 namespace cs {
@@ -110,8 +110,8 @@ bool advance(const System& sys, Integrator& ga, State& s, double h, int depth, R
          advance(sys, ga, s, 0.5 * h, depth + 1, stats, why);
 }
 
-void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga,
-               State& s, RunStats& stats, StepObserver& obs) {
+void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
+               RunStats& stats, StepObserver& obs) {
   const long n = std::max<long>(1, std::lround(st.end / st.step));
   const double t0 = s.t;
   ContactCounter contacts(sys);
@@ -132,8 +132,8 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
   }
 }
 
-void run_adaptive(const System& sys, const SolverSettings& st, int every, Integrator& ga,
-                  State& s, RunStats& stats, StepObserver& obs) {
+void run_adaptive(const System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
+                  RunStats& stats, StepObserver& obs) {
   const double t_end = s.t + st.end;
   double h = st.step;
   const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
@@ -344,8 +344,8 @@ bool Simulation::step() {
   ContactCounter& contacts = work_->contacts;
   contacts.remember(state_);
   // The same target times as run_fixed (t0 + end·k/n), so both take bit-identical steps.
-  const double target = t0_ + settings_.solver.end * static_cast<double>(k_ + 1) /
-                                  static_cast<double>(n_);
+  const double target =
+      t0_ + settings_.solver.end * static_cast<double>(k_ + 1) / static_cast<double>(n_);
   std::string why;
   const bool ok = advance(sys_, *integrator_, state_, target - state_.t, 0, stats_, why);
   stats_.wall_seconds += std::chrono::duration<double>(Clock::now() - start).count();

@@ -73,13 +73,19 @@ TEST(CompliantImpact, EffectiveRestitutionMatchesTheIntegratedTable) {
     const char* law;
     double e, e_eff;
   };
-  const Row rows[] = {{"hunt_crossley", 0.5, 0.663},       {"hunt_crossley", 0.9, 0.909},
-                      {"lankarani_nikravesh", 0.7, 0.796}, {"lankarani_nikravesh", 0.9, 0.913},
-                      {"lankarani_nikravesh", 0.95, 0.954}, {"flores", 0.3, 0.256},
-                      {"flores", 0.5, 0.470},              {"flores", 0.9, 0.894},
-                      {"gonthier", 0.5, 0.488},            {"gonthier", 0.9, 0.876}};
+  const Row rows[] = {{"hunt_crossley", 0.5, 0.663},
+                      {"hunt_crossley", 0.9, 0.909},
+                      {"lankarani_nikravesh", 0.7, 0.796},
+                      {"lankarani_nikravesh", 0.9, 0.913},
+                      {"lankarani_nikravesh", 0.95, 0.954},
+                      {"flores", 0.3, 0.256},
+                      {"flores", 0.5, 0.470},
+                      {"flores", 0.9, 0.894},
+                      {"gonthier", 0.5, 0.488},
+                      {"gonthier", 0.9, 0.876}};
   for (const Row& row : rows) {
-    const RunResult r = run_yaml(impact_model(row.law, row.e), {"ball.velocity.z", "floor.normal_force"});
+    const RunResult r =
+        run_yaml(impact_model(row.law, row.e), {"ball.velocity.z", "floor.normal_force"});
     const double v_out = r.col[0].back();
     EXPECT_GT(r.col[1].front(), -1.0);  // the run starts open
     EXPECT_EQ(r.col[1].back(), 0.0) << row.law << ": separated by the end";
@@ -140,7 +146,9 @@ std::string incline_model(double tan_theta, double end) {
   const Vec3 p = -(9.81 * std::cos(th) / 1e7) * n;  // static penetration, Kelvin–Voigt K = 1e7
   std::ostringstream os;
   os.precision(17);
-  const auto v3 = [&os](const Vec3& v) { os << "[" << v.x() << ", " << v.y() << ", " << v.z() << "]"; };
+  const auto v3 = [&os](const Vec3& v) {
+    os << "[" << v.x() << ", " << v.y() << ", " << v.z() << "]";
+  };
   os << "gravity: [0, 0, -9.81]\nbodies:\n  block: {mass: 1.0, inertia: [1, 1, 1], position: ";
   v3(p);
   os << "}\ncontacts:\n  slope:\n    type: sphere_plane\n    treatment: compliant\n"
@@ -261,8 +269,8 @@ output: {every: 1}
   for (double& x : ratio) x /= 0.5e-3;
   RunResult rr = r;
   rr.col[0] = ratio;
-  const double expected = 12.0 * std::numbers::pi * 0.4 * 0.04 * 1e-6 / (0.25e-6 * 100.0) * 0.9 /
-                          std::sqrt(1.0 - 0.81);
+  const double expected =
+      12.0 * std::numbers::pi * 0.4 * 0.04 * 1e-6 / (0.25e-6 * 100.0) * 0.9 / std::sqrt(1.0 - 0.81);
   EXPECT_NEAR(expected, 49.8e-3, 0.1e-3);
   EXPECT_NEAR(time_to_reach(rr, 0.9), expected, 5e-3 * expected);
 }

@@ -15,8 +15,8 @@ class NullObserver final : public StepObserver {
 };
 
 void expect_stepping_equals_run(const std::string& example, double end) {
-  LoadedModel lm = load_model_file(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + example +
-                                   "/model.yaml");
+  LoadedModel lm =
+      load_model_file(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + example + "/model.yaml");
   lm.run.solver.end = end;
   lm.run.output.progress = false;
   System sys_a(lm.model);
@@ -82,8 +82,8 @@ solver: {integrator: generalized_alpha, step: 1.0e-5, end: 0.0012}
 }
 
 TEST(SimulationStepping, RefusesAnUninitializedOrStaticRun) {
-  LoadedModel lm = load_model_file(std::string(CLEARSIM_SOURCE_DIR) +
-                                   "/examples/slider_crank_ideal/model.yaml");
+  LoadedModel lm =
+      load_model_file(std::string(CLEARSIM_SOURCE_DIR) + "/examples/slider_crank_ideal/model.yaml");
   System sys(lm.model);
   Simulation sim(sys, lm.run);
   EXPECT_FALSE(sim.step());

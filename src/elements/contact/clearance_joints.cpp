@@ -81,9 +81,8 @@ void SphericalClearance::gaps(const ElementInput& in, GapBlock& out) const {
   // c − e0 > 0 there (checked by the builder), so no contact can need it: G = 0.
   if (e > 1e-12 * geom_.clearance) {
     const Vec3 n = J.e / e;
-    out.G.row(0) = -n.transpose() * point_coincidence(*in.i, geom_.housing.p_B, *in.j,
-                                                      geom_.ball.p_B)
-                                         .B;
+    out.G.row(0) =
+        -n.transpose() * point_coincidence(*in.i, geom_.housing.p_B, *in.j, geom_.ball.p_B).B;
     if (mu_ > 0.0) {
       out.T.topRows<2>() =
           joints::tangential_jacobian(*in.i, *in.j, J.centre_j + geom_.ball_radius * n, n);
@@ -139,8 +138,8 @@ void RevoluteClearance::gaps(const ElementInput& in, GapBlock& out) const {
       out.G.row(a) = -et.transpose() * point_coincidence(*in.i, geom_.bearing.p_B, *in.j, s_j).B;
       out.G.block<1, 3>(a, 3) += along * u_bar.cross(in.i->R_WB.transpose() * et).transpose();
       if (mu_ > 0.0) {
-        out.T.middleRows<2>(2 * a) = joints::tangential_jacobian(
-            *in.i, *in.j, J[a].centre_j + geom_.pin_radius * et, et);
+        out.T.middleRows<2>(2 * a) =
+            joints::tangential_jacobian(*in.i, *in.j, J[a].centre_j + geom_.pin_radius * et, et);
       }
     }
   }

@@ -24,7 +24,17 @@ CompliantContact::CompliantContact(std::string name, int body_i, int body_j, Geo
       laws_(std::move(laws)),
       axial_ideal_(axial_ideal) {
   // A pin with two ends carries one half of the bearing length at each end.
-  if (num_points(geometry_) == 2) laws_.lubrication.bearing.length *= 0.5;
+  auto& bearing = laws_.lubrication.bearing;
+  if (num_points(geometry_) == 2) bearing.length *= 0.5;
+  if (laws_.lubrication.kind == LubricationKind::kJournalBearing &&
+      bearing.model == lubrication::BearingModel::kFinite && !bearing.table) {
+    lubrication::FiniteBearingTableOptions options;
+    options.length_over_diameter = bearing.length / (2.0 * bearing.radius);
+    options.cavitation = bearing.cavitation;
+    // The table covers the capped ε of this joint (its largest allowed value is 0.995).
+    options.max_eccentricity = std::min(0.995, std::max(options.max_eccentricity, bearing.eps_max));
+    bearing.table = std::make_shared<const lubrication::FiniteBearingTable>(options);
+  }
 }
 
 std::string CompliantContact::kind() const {
@@ -48,8 +58,7 @@ Eigen::Matrix<S, 12, 1> CompliantContact::generalized_force(const Pose<S>& i, co
     const double* mem = memory ? memory + kMemoryPerPoint * k : nullptr;
     const S delta_dot = -cp[k].normal_rate();
     // δ̇⁻: remembered since onset; a contact that starts within this step takes its current rate.
-    const double v_minus =
-        (mem && mem[0] > 0.0) ? mem[0] : std::max(value_of(delta_dot), 0.0);
+    const double v_minus = (mem && mem[0] > 0.0) ? mem[0] : std::max(value_of(delta_dot), 0.0);
     const S F_N = laws_.normal.force(delta, delta_dot, v_minus);
     V3<S> F = F_N * cp[k].N;
     const FrictionLaw& fr = laws_.friction;

@@ -13,6 +13,19 @@
 namespace cs {
 namespace {
 
+// A journal bearing with the wedge term (the finite model's table is built by its element).
+inline lubrication::JournalBearing make_bearing(lubrication::BearingModel model, double mu,
+                                                double R, double L, double c, double eps_max) {
+  lubrication::JournalBearing b;
+  b.model = model;
+  b.viscosity = mu;
+  b.radius = R;
+  b.length = L;
+  b.clearance = c;
+  b.eps_max = eps_max;
+  return b;
+}
+
 using contact::CompliantContact;
 using contact::ContactLaws;
 using contact::FrictionLawKind;
@@ -89,20 +102,21 @@ std::vector<Case> cases() {
   const Mat3 tilt = so3::exp(Vec3(0.3, -0.2, 0.1));
   out.push_back({"spherical LN + coulomb",
                  contact::SphericalClearanceGeometry{marker(0, {0.02, -0.01, 0.03}),
-                                                    marker(1, {-0.05, 0.01, 0.0}), c, 0.0, 0.0095},
+                                                     marker(1, {-0.05, 0.01, 0.0}), c, 0.0, 0.0095},
                  ln, c + 4e-5});
   ContactLaws fl = ln;
   fl.normal.kind = NormalLawKind::kFlores;
   fl.friction.kind = FrictionLawKind::kStribeck;
   fl.friction.mu_static = 0.12;
   fl.lubrication.kind = contact::LubricationKind::kJournalBearing;
-  fl.lubrication.bearing = {lubrication::BearingModel::kLong, 0.4, 0.0095, 0.04, c, 0.99, true};
+  fl.lubrication.bearing =
+      make_bearing(lubrication::BearingModel::kLong, 0.4, 0.0095, 0.04, c, 0.99);
   fl.asperity = 1e-6;
-  out.push_back({"revolute 3D Flores + stribeck + long bearing",
-                 contact::RevoluteClearanceGeometry{marker(0, {0.1, 0.0, 0.0}, tilt),
-                                                    marker(1, {0.0, 0.02, 0.0}, tilt), c, 0.01,
-                                                    0.0095},
-                 fl, c + 3e-5});
+  out.push_back(
+      {"revolute 3D Flores + stribeck + long bearing",
+       contact::RevoluteClearanceGeometry{marker(0, {0.1, 0.0, 0.0}, tilt),
+                                          marker(1, {0.0, 0.02, 0.0}, tilt), c, 0.01, 0.0095},
+       fl, c + 3e-5});
   ContactLaws go = ln;
   go.normal.kind = NormalLawKind::kGonthier;
   go.friction.kind = FrictionLawKind::kBristle;
@@ -111,13 +125,22 @@ std::vector<Case> cases() {
   go.friction.bristle_damping = 50.0;
   go.friction.stick_speed = 0.5;  // the random velocities are O(1): both blend terms active
   go.lubrication.kind = contact::LubricationKind::kJournalBearing;
-  go.lubrication.bearing = {lubrication::BearingModel::kShort, 0.4, 0.0095, 0.02, c, 0.99, true};
+  go.lubrication.bearing =
+      make_bearing(lubrication::BearingModel::kShort, 0.4, 0.0095, 0.02, c, 0.99);
   go.asperity = 1e-6;
-  out.push_back({"revolute planar Gonthier + bristle + short bearing",
-                 contact::RevoluteClearanceGeometry{marker(0, {0.0, 0.0, 0.05}, tilt),
-                                                    marker(1, {0.03, 0.0, 0.0}, tilt), c, 0.0,
-                                                    0.0095},
-                 go, c + 2e-5});
+  out.push_back(
+      {"revolute planar Gonthier + bristle + short bearing",
+       contact::RevoluteClearanceGeometry{marker(0, {0.0, 0.0, 0.05}, tilt),
+                                          marker(1, {0.03, 0.0, 0.0}, tilt), c, 0.0, 0.0095},
+       go, c + 2e-5});
+  ContactLaws fin = go;
+  fin.lubrication.bearing.model = lubrication::BearingModel::kFinite;
+  fin.lubrication.bearing.cavitation = lubrication::Cavitation::kHalfSommerfeld;
+  out.push_back(
+      {"revolute planar Gonthier + bristle + finite Reynolds bearing",
+       contact::RevoluteClearanceGeometry{marker(0, {0.0, 0.0, 0.05}, tilt),
+                                          marker(1, {0.03, 0.0, 0.0}, tilt), c, 0.0, 0.0095},
+       fin, c + 2e-5});
   ContactLaws hc = go;
   hc.normal.kind = NormalLawKind::kHuntCrossley;
   hc.lubrication = {};
@@ -127,20 +150,20 @@ std::vector<Case> cases() {
                  hc, -3e-5});
   ContactLaws kv = ln;
   kv.normal = {NormalLawKind::kKelvinVoigt, 1e9, 1.0, 2e3, 1.0, 1e-3};
-  out.push_back({"sphere-plane Kelvin-Voigt",
-                 contact::SpherePlaneGeometry{marker(0, {0.0, 0.0, 0.0}),
-                                              marker(1, {0.0, 0.0, 0.0}), 0.05},
-                 kv, -1e-5});
+  out.push_back(
+      {"sphere-plane Kelvin-Voigt",
+       contact::SpherePlaneGeometry{marker(0, {0.0, 0.0, 0.0}), marker(1, {0.0, 0.0, 0.0}), 0.05},
+       kv, -1e-5});
   ContactLaws sq;
   sq.normal = ln.normal;
   sq.lubrication.kind = contact::LubricationKind::kSqueezeFilm;
   sq.lubrication.squeeze = {0.4, 0.0095, c, 0.99};
   sq.asperity = 2e-6;
-  out.push_back({"spherical squeeze film, inside the film",
-                 contact::SphericalClearanceGeometry{marker(0, {0.02, -0.01, 0.03}),
-                                                     marker(1, {-0.05, 0.01, 0.0}), c, 2e-6,
-                                                     0.0095},
-                 sq, 0.6 * c});
+  out.push_back(
+      {"spherical squeeze film, inside the film",
+       contact::SphericalClearanceGeometry{marker(0, {0.02, -0.01, 0.03}),
+                                           marker(1, {-0.05, 0.01, 0.0}), c, 2e-6, 0.0095},
+       sq, 0.6 * c});
   return out;
 }
 
@@ -156,8 +179,8 @@ TEST(CompliantTangents, MatchCentralDifferencesOnTheGroup) {
   for (const Case& cs_ : cases()) {
     for (int trial = 0; trial < 4; ++trial) {
       const BodyKinematics bi = testing::random_body(rng, 0.1);
-      const BodyKinematics bj = place_journal(cs_.geometry, bi, testing::random_body(rng, 0.1),
-                                              cs_.offset, rng);
+      const BodyKinematics bj =
+          place_journal(cs_.geometry, bi, testing::random_body(rng, 0.1), cs_.offset, rng);
       const CompliantContact e("c", 0, 1, cs_.geometry, cs_.laws);
       const std::vector<double> mem = closed_memory(e, bi, bj, rng);
       const ForceBlock fb = eval(e, bi, bj, mem, true);
@@ -169,9 +192,13 @@ TEST(CompliantTangents, MatchCentralDifferencesOnTheGroup) {
       const MatX dq = fd::jacobian_q(f_of, bi, bj, kEps);
       const MatX dv = fd::jacobian_v(f_of, bi, bj, 1e-7);
       EXPECT_LT((dq - fb.df_dq).norm(), kRelTol * fb.df_dq.norm())
-          << cs_.label << " trial " << trial << "\nAD:\n" << fb.df_dq << "\nFD:\n" << dq;
+          << cs_.label << " trial " << trial << "\nAD:\n"
+          << fb.df_dq << "\nFD:\n"
+          << dq;
       EXPECT_LT((dv - fb.df_dv).norm(), kRelTol * (1.0 + fb.df_dv.norm()))
-          << cs_.label << " trial " << trial << "\nAD:\n" << fb.df_dv << "\nFD:\n" << dv;
+          << cs_.label << " trial " << trial << "\nAD:\n"
+          << fb.df_dv << "\nFD:\n"
+          << dv;
       // The AD evaluation carries the same value up to round-off of its rotation seed (R·I).
       EXPECT_LT((fb.f - eval(e, bi, bj, mem, false).f).norm(), 1e-12 * fb.f.norm()) << cs_.label;
     }

@@ -41,9 +41,7 @@ class SpherePlane final : public Element {
   void gaps(const ElementInput& in, GapBlock& out) const override;
   double restitution(int) const override { return e_n_; }
   double friction(int) const override { return mu_; }
-  std::vector<std::string> channel_names() const override {
-    return geometry_channel_names(geom_);
-  }
+  std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:
@@ -67,9 +65,7 @@ class SphericalClearance final : public Element {
   void ideal_rows(const ElementInput& in, ConstraintBlock& out) const override;
   // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
   // centre relative to the housing centre in the housing (marker) frame [m].
-  std::vector<std::string> channel_names() const override {
-    return geometry_channel_names(geom_);
-  }
+  std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
   double clearance() const { return geom_.clearance; }
 
@@ -104,9 +100,7 @@ class RevoluteClearance final : public Element {
   // "gap1", "gap2" (pin ends; gap1 only when d = 0), "eccentricity1|2" [m],
   // "journal1.x|y|z", "journal2.x|y|z": end-sphere centres relative to the bearing axis point,
   // in the bearing (marker) frame [m]; "axial" u·(x_B − x_A) [m].
-  std::vector<std::string> channel_names() const override {
-    return geometry_channel_names(geom_);
-  }
+  std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
   double clearance() const { return geom_.clearance; }
 

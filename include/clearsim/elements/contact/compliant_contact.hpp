@@ -33,8 +33,8 @@ enum class LubricationKind { kNone, kSqueezeFilm, kJournalBearing };
 
 struct Lubrication {
   LubricationKind kind = LubricationKind::kNone;
-  lubrication::SqueezeFilm squeeze;    // spherical joints
-  lubrication::JournalBearing bearing; // revolute joints (per pin end: length L/2 when d > 0)
+  lubrication::SqueezeFilm squeeze;     // spherical joints
+  lubrication::JournalBearing bearing;  // revolute joints (per pin end: length L/2 when d > 0)
 };
 
 struct ContactLaws {

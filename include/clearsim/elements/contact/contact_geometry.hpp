@@ -132,9 +132,9 @@ ContactPoint<S> journal_contact(const Journal<S>& J, double gap_clearance, doubl
 
 struct SpherePlaneGeometry {
   static constexpr int kMaxPoints = 1;
-  Marker plane;          // on body i; origin on the plane, z = normal towards the sphere
-  Marker ball;           // on body j; origin at the sphere centre
-  double radius = 0.0;   // r [m]; 0: a particle
+  Marker plane;         // on body i; origin on the plane, z = normal towards the sphere
+  Marker ball;          // on body j; origin at the sphere centre
+  double radius = 0.0;  // r [m]; 0: a particle
 
   template <class S>
   int contacts(const Pose<S>& i, const Pose<S>& j, ContactPoint<S>* out) const {
@@ -165,14 +165,15 @@ int contact_points(const Geometry& geometry, double asperity, const Pose<S>& i, 
   }
   if (const auto* s = std::get_if<SphericalClearanceGeometry>(&geometry)) {
     s->journals(i, j, journals);
-    points[0] = journal_contact(journals[0], s->clearance - asperity, s->ball_radius, s->clearance,
-                                i, j);
+    points[0] =
+        journal_contact(journals[0], s->clearance - asperity, s->ball_radius, s->clearance, i, j);
     return 1;
   }
   const auto& r = std::get<RevoluteClearanceGeometry>(geometry);
   const int n = r.journals(i, j, journals);
   for (int a = 0; a < n; ++a)
-    points[a] = journal_contact(journals[a], r.clearance - asperity, r.pin_radius, r.clearance, i, j);
+    points[a] =
+        journal_contact(journals[a], r.clearance - asperity, r.pin_radius, r.clearance, i, j);
   return n;
 }
 

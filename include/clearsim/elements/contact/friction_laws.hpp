@@ -30,17 +30,17 @@ std::string to_string(FrictionLawKind kind);
 
 struct FrictionLaw {
   FrictionLawKind kind = FrictionLawKind::kNone;
-  double mu_dynamic = 0.0;     // μ_d (c_f of seed 003)
-  double mu_static = 0.0;      // μ_s ≥ μ_d (stribeck, bristle)
-  double v0 = 1e-4;            // coulomb: no friction below v_0 [m/s]
-  double v1 = 1e-3;            // coulomb: full friction above v_1 [m/s]
-  double stribeck_speed = 1e-3;       // v_s [m/s]
-  double regularization = 1e-4;       // stribeck: v_ε [m/s]
-  double viscous = 0.0;               // σ_v [N·s/m], every law
-  double bristle_stiffness = 0.0;     // k_stick [N/m]
-  double bristle_damping = 0.0;       // c_stick [N·s/m]
-  double stick_speed = 1e-3;          // v_stick [m/s]
-  double anchor_ratio = 1.0;          // η ∈ (0, 1]
+  double mu_dynamic = 0.0;         // μ_d (c_f of seed 003)
+  double mu_static = 0.0;          // μ_s ≥ μ_d (stribeck, bristle)
+  double v0 = 1e-4;                // coulomb: no friction below v_0 [m/s]
+  double v1 = 1e-3;                // coulomb: full friction above v_1 [m/s]
+  double stribeck_speed = 1e-3;    // v_s [m/s]
+  double regularization = 1e-4;    // stribeck: v_ε [m/s]
+  double viscous = 0.0;            // σ_v [N·s/m], every law
+  double bristle_stiffness = 0.0;  // k_stick [N/m]
+  double bristle_damping = 0.0;    // c_stick [N·s/m]
+  double stick_speed = 1e-3;       // v_stick [m/s]
+  double anchor_ratio = 1.0;       // η ∈ (0, 1]
 
   bool has_bristle() const { return kind == FrictionLawKind::kBristle; }
 

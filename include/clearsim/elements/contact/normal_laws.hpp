@@ -35,10 +35,10 @@ std::string to_string(NormalLawKind kind);
 
 struct NormalLaw {
   NormalLawKind kind = NormalLawKind::kLankaraniNikravesh;
-  double stiffness = 0.0;     // K [N/m^n]
-  double exponent = 1.5;      // n
-  double damping = 0.0;       // c_d [N·s/m], Kelvin–Voigt only
-  double restitution = 1.0;   // c_e ∈ (0, 1], Hunt–Crossley family only
+  double stiffness = 0.0;    // K [N/m^n]
+  double exponent = 1.5;     // n
+  double damping = 0.0;      // c_d [N·s/m], Kelvin–Voigt only
+  double restitution = 1.0;  // c_e ∈ (0, 1], Hunt–Crossley family only
   // Floor of the remembered approach speed δ̇⁻ [m/s]: a contact that starts almost at rest
   // would otherwise get unbounded damping (reference.md §3.4).
   double min_approach_speed = 1e-3;

@@ -10,15 +10,20 @@
 //                    f(ε) = ln(1−ε)/ε³ + 1/(ε²(1−ε)) − 1/(2ε) (series 2/3 + 3ε/4 + … below 0.1)
 //  JournalBearing    long (Pinkus–Sternlicht full-Sommerfeld, §5.2; seed 003 eqs. 21–22) or
 //                    short (Ocvirk π-film with squeeze, §5.3), radial along n and tangential along
-//                    t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇.
+//                    t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇;
+//                    or finite (Reynolds' equation solved numerically and tabulated,
+//                    reynolds_bearing.hpp, with its cavitation condition).
 // The eccentricity ratio is capped at ε_max = 1 − h_min/c (h_min: the film thickness where dry
 // contact takes over, reference.md §5.4 option B), so the force stays finite in contact.
 #pragma once
 
 #include <cmath>
+#include <memory>
 #include <numbers>
+#include <type_traits>
 
 #include "clearsim/elements/contact/contact_geometry.hpp"
+#include "clearsim/elements/lubrication/reynolds_bearing.hpp"
 
 namespace cs::lubrication {
 
@@ -68,7 +73,7 @@ struct SqueezeFilm {
   }
 };
 
-enum class BearingModel { kLong, kShort };
+enum class BearingModel { kLong, kShort, kFinite };
 
 struct JournalBearing {
   BearingModel model = BearingModel::kLong;
@@ -78,6 +83,27 @@ struct JournalBearing {
   double clearance = 0.0;  // c [m]
   double eps_max = 0.99;   // 1 − h_min/c
   bool wedge = true;       // false: squeeze term only (seed 003 uses eq. 21 alone)
+  Cavitation cavitation = Cavitation::kReynolds;  // finite bearing only
+  // The finite bearing's force table for this L/D (built by the element that owns the bearing).
+  std::shared_ptr<const FiniteBearingTable> table;
+
+  // F_r, F_t of the finite bearing from its table, with the table's exact derivatives carried
+  // into the scalar's derivatives.
+  template <class S>
+  void finite_forces(const S& eps, const S& eps_dot, const S& omega_bar, S& F_r, S& F_t) const {
+    const BearingForce bf = table->evaluate({value_of(eps), value_of(eps_dot), value_of(omega_bar)},
+                                            {viscosity, radius, length, clearance});
+    if constexpr (std::is_same_v<S, double>) {
+      F_r = bf.force(0);
+      F_t = bf.force(1);
+    } else {
+      const auto& J = bf.jacobian;
+      F_r = S(bf.force(0), J(0, 0) * eps.derivatives() + J(0, 1) * eps_dot.derivatives() +
+                               J(0, 2) * omega_bar.derivatives());
+      F_t = S(bf.force(1), J(1, 0) * eps.derivatives() + J(1, 1) * eps_dot.derivatives() +
+                               J(1, 2) * omega_bar.derivatives());
+    }
+  }
 
   template <class S>
   V3<S> force(const contact::Journal<S>& J, const S& omega_i, const S& omega_j) const {
@@ -88,9 +114,16 @@ struct JournalBearing {
     const V3<S>& u = J.axis;
     if (value_of(e) <= 1e-9 * c) {
       // ε = 0: the radial squeeze coefficient (the same for every direction), no wedge force.
-      const double k0 = model == BearingModel::kLong
-                            ? 12.0 * pi * mu * L * R * R * R / (c * c * c)
-                            : 0.5 * pi * mu * R * L * L * L / (c * c * c);
+      const V3<S> e_dot_r = J.e_dot - u * u.dot(J.e_dot);
+      if (model == BearingModel::kFinite) {
+        const S speed = sqrt(e_dot_r.squaredNorm());
+        if (value_of(speed) == 0.0) return V3<S>::Zero();
+        S F_r, F_t;
+        finite_forces(S(0.0), S(speed / c), S(0.0), F_r, F_t);
+        return (F_r / speed) * e_dot_r;
+      }
+      const double k0 = model == BearingModel::kLong ? 12.0 * pi * mu * L * R * R * R / (c * c * c)
+                                                     : 0.5 * pi * mu * R * L * L * L / (c * c * c);
       const V3<S> e_dot_radial = J.e_dot - u * u.dot(J.e_dot);
       return -k0 * e_dot_radial;
     }
@@ -103,7 +136,9 @@ struct JournalBearing {
     const S omega_bar = wedge ? S(omega_i + omega_j - 2.0 * gamma_dot) : S(0.0);
     const S one_m = 1.0 - eps * eps;
     S F_r, F_t;
-    if (model == BearingModel::kLong) {
+    if (model == BearingModel::kFinite) {
+      finite_forces(eps, eps_dot, omega_bar, F_r, F_t);
+    } else if (model == BearingModel::kLong) {
       const double k = 12.0 * pi * mu * L * R * R * R / (c * c);
       F_r = -k * eps_dot / (one_m * sqrt(one_m));
       F_t = k * eps * omega_bar / ((2.0 + eps * eps) * sqrt(one_m));
