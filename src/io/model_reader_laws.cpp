@@ -12,8 +12,8 @@ using contact::FrictionLawKind;
 using contact::NormalLawKind;
 
 const std::vector<std::string> kContactKeys = {
-    "law",      "stiffness", "young_modulus",     "poisson_ratio",
-    "exponent", "damping",   "min_approach_speed"};
+    "law",      "stiffness", "young_modulus",      "poisson_ratio",
+    "exponent", "damping",   "min_approach_speed", "length"};
 const std::vector<std::string> kFrictionKeys = {"law",
                                                 "mu",
                                                 "mu_static",
@@ -42,6 +42,33 @@ std::pair<double, double> read_pair(const Cursor& c, const std::string& unit, bo
   return {x, x};
 }
 
+// σ_i + σ_j = (1 − ν_i²)/E_i + (1 − ν_j²)/E_j from `young_modulus` and `poisson_ratio`.
+double read_compliance(const MapView& m, const std::string& why) {
+  const auto [E1, E2] =
+      read_pair(m.need("young_modulus", "Young's modulus E [Pa] " + why), "Pa", true);
+  const Cursor nu_c = m.need("poisson_ratio", "Poisson's ratio ν, or two [body 1, body 2]");
+  const auto [nu1, nu2] = read_pair(nu_c, "", false);
+  if (nu1 >= 0.5 || nu2 >= 0.5) nu_c.expected("a Poisson ratio below 0.5");
+  return (1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2;
+}
+
+// Johnson's pin-in-bush law: materials, the contact length L and the joint's radial clearance.
+contact::JohnsonCylinder read_johnson(const MapView& m, const LawContext& ctx) {
+  if (m.has("stiffness"))
+    m.find("stiffness")
+        ->fail_at_key(
+            m.cursor().path() +
+            ": the johnson_cylinder law computes its force from 'young_modulus', 'poisson_ratio' "
+            "and 'length'; 'stiffness' does not apply");
+  if (ctx.spherical || !(ctx.clearance > 0.0))
+    m.cursor().fail_at_key(m.cursor().path() +
+                           ": the johnson_cylinder law is the line contact of a pin in a bush: it "
+                           "fits a revolute clearance joint only");
+  const double sigma = read_compliance(m, "(the law's force follows from the materials)");
+  const double L = read_positive(m.need("length", "the contact length L [m] along the pin"), "m");
+  return contact::JohnsonCylinder(sigma, L, ctx.clearance);
+}
+
 double read_stiffness(const MapView& m, const LawContext& ctx) {
   if (auto k = m.find("stiffness")) {
     if (m.has("young_modulus"))
@@ -54,14 +81,11 @@ double read_stiffness(const MapView& m, const LawContext& ctx) {
     m.cursor().fail_at_key(m.cursor().path() +
                            ": missing the contact stiffness: 'stiffness' [N/m^n], or "
                            "'young_modulus' [Pa] and 'poisson_ratio' (Hertz, from the radii)");
-  const auto [E1, E2] = read_pair(*E_c, "Pa", true);
-  const auto [nu1, nu2] =
-      read_pair(m.need("poisson_ratio", "Poisson's ratio ν, or two [body 1, body 2]"), "", false);
-  if (nu1 >= 0.5 || nu2 >= 0.5) m.find("poisson_ratio")->expected("a Poisson ratio below 0.5");
+  const double sigma = read_compliance(m, "");
   if (!(ctx.effective_radius > 0.0))
     E_c->fail_at_key(m.cursor().path() + ": a stiffness from materials needs the contact radius (" +
                      ctx.radius_key + ")");
-  return contact::hertz_stiffness(E1, nu1, E2, nu2, ctx.effective_radius);
+  return contact::hertz_stiffness(sigma, ctx.effective_radius);
 }
 }  // namespace
 
@@ -71,7 +95,13 @@ contact::NormalLaw read_normal_law(const Cursor& c, const LawContext& ctx,
   m.allow_only("in 'contact'", kContactKeys);
   contact::NormalLaw law;
   if (auto l = m.find("law")) law.kind = read_choice(*l, contact::normal_law_names());
-  law.stiffness = read_stiffness(m, ctx);
+  if (law.kind == NormalLawKind::kJohnsonCylinder) {
+    law.johnson = read_johnson(m, ctx);
+  } else {
+    if (auto x = m.find("length"))
+      x->fail_at_key(x->path() + ": 'length' belongs to the johnson_cylinder law");
+    law.stiffness = read_stiffness(m, ctx);
+  }
   if (auto e = m.find("exponent")) law.exponent = read_positive(*e, "");
   if (auto d = m.find("damping")) {
     if (law.kind != NormalLawKind::kKelvinVoigt)

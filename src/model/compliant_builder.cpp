@@ -17,13 +17,23 @@ void require(bool ok, const std::string& name, const std::string& what) {
 bool positive(double x) { return x > 0.0 && std::isfinite(x); }
 bool non_negative(double x) { return x >= 0.0 && std::isfinite(x); }
 
-void check_normal(const std::string& name, const contact::NormalLaw& n) {
-  require(positive(n.stiffness), name, "contact stiffness must be positive and finite");
+void check_normal(const std::string& name, const contact::NormalLaw& n,
+                  const contact::Geometry& g) {
+  if (n.kind == NormalLawKind::kJohnsonCylinder) {
+    require(std::holds_alternative<contact::RevoluteClearanceGeometry>(g), name,
+            "the johnson_cylinder law is the line contact of a pin in a bush: it fits a revolute "
+            "clearance joint (use hertz or a Hunt–Crossley law for balls and spheres)");
+    require(positive(n.johnson.a) && positive(n.johnson.b), name,
+            "the johnson_cylinder law needs positive materials, contact length and clearance");
+  } else {
+    require(positive(n.stiffness), name, "contact stiffness must be positive and finite");
+  }
   require(positive(n.exponent), name, "contact exponent must be positive");
   require(non_negative(n.damping), name, "contact damping must be ≥ 0");
   require(positive(n.min_approach_speed), name, "min_approach_speed must be positive");
   if (n.kind == NormalLawKind::kFlores || n.kind == NormalLawKind::kGonthier ||
-      n.kind == NormalLawKind::kHuntCrossley || n.kind == NormalLawKind::kLankaraniNikravesh)
+      n.kind == NormalLawKind::kHuntCrossley || n.kind == NormalLawKind::kLankaraniNikravesh ||
+      n.kind == NormalLawKind::kJohnsonCylinder)
     require(n.restitution > 0.0 && n.restitution <= 1.0, name,
             "the " + contact::to_string(n.kind) + " law needs a restitution in (0, 1]");
 }
@@ -88,7 +98,7 @@ void check_lubrication(const std::string& name, const contact::ContactLaws& laws
 
 void check_contact_laws(const std::string& name, const contact::ContactLaws& laws,
                         const contact::Geometry& geometry) {
-  check_normal(name, laws.normal);
+  check_normal(name, laws.normal, geometry);
   check_friction(name, laws.friction);
   check_lubrication(name, laws, geometry);
   const bool friction = laws.friction.kind != FrictionLawKind::kNone;

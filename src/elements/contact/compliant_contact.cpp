@@ -120,9 +120,7 @@ double CompliantContact::potential_energy(const ElementInput& in) const {
   const Evaluation ev = evaluate(in);
   double V = 0.0;
   for (int k = 0; k < ev.points; ++k) {
-    const double delta = -ev.g[k];
-    if (delta > 0.0)
-      V += law.stiffness * std::pow(delta, law.exponent + 1.0) / (law.exponent + 1.0);
+    V += law.elastic_energy(-ev.g[k]);
   }
   return V;
 }

@@ -95,7 +95,9 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   const double c = 5e-4;
   ContactLaws ln;
-  ln.normal = {NormalLawKind::kLankaraniNikravesh, 6.6e10, 1.5, 0.0, 0.9, 1e-3};
+  ln.normal.kind = NormalLawKind::kLankaraniNikravesh;
+  ln.normal.stiffness = 6.6e10;
+  ln.normal.restitution = 0.9;
   ln.friction.kind = FrictionLawKind::kCoulomb;
   ln.friction.mu_dynamic = 0.05;
   ln.friction.viscous = 3.0;
@@ -149,11 +151,23 @@ std::vector<Case> cases() {
                                               marker(1, {0.01, 0.0, 0.0}), 0.02},
                  hc, -3e-5});
   ContactLaws kv = ln;
-  kv.normal = {NormalLawKind::kKelvinVoigt, 1e9, 1.0, 2e3, 1.0, 1e-3};
+  kv.normal.kind = NormalLawKind::kKelvinVoigt;
+  kv.normal.stiffness = 1e9;
+  kv.normal.exponent = 1.0;
+  kv.normal.damping = 2e3;
+  kv.normal.restitution = 1.0;
   out.push_back(
       {"sphere-plane Kelvin-Voigt",
        contact::SpherePlaneGeometry{marker(0, {0.0, 0.0, 0.0}), marker(1, {0.0, 0.0, 0.0}), 0.05},
        kv, -1e-5});
+  ContactLaws jo = ln;  // steel pin in a steel bush, 20 mm of line contact
+  jo.normal.kind = NormalLawKind::kJohnsonCylinder;
+  jo.normal.johnson = contact::JohnsonCylinder(2 * (1 - 0.09) / 207e9, 0.02, c);
+  out.push_back(
+      {"revolute 3D Johnson cylinder + coulomb",
+       contact::RevoluteClearanceGeometry{marker(0, {0.1, 0.0, 0.0}, tilt),
+                                          marker(1, {0.0, 0.02, 0.0}, tilt), c, 0.01, 0.0095},
+       jo, c + 2e-5});
   ContactLaws sq;
   sq.normal = ln.normal;
   sq.lubrication.kind = contact::LubricationKind::kSqueezeFilm;
