@@ -27,59 +27,18 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
-#include "support/channel_recorder.hpp"
+#include "support/example_runs.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {
 
-std::string example_path(const std::string& name) {
-  return std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + name + "/model.yaml";
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-using testing::ChannelRecorder;
-
-struct ExampleRun {
-  RunStats stats;
-  std::vector<double> t;
-  std::vector<std::vector<double>> columns;  // in the order of the requested channels
-};
-
-// Runs a loaded example up to `end` (0: the file's end), recording `channels` every `every`
-// steps.
-ExampleRun run_loaded(LoadedModel lm, double end, int every,
-                      const std::vector<std::string>& channels) {
-  EXPECT_TRUE(lm.warnings.empty()) << lm.path << ": " << lm.warnings.front();
-  if (end > 0.0) lm.run.solver.end = end;
-  lm.run.output.every = every;
-  System sys(lm.model);
-  ChannelSet set(sys, channels);
-  ChannelRecorder rec(set);
-  ExampleRun r;
-  State s;
-  std::vector<std::string> notes;
-  r.stats = run_analysis(sys, lm.run, rec, s, notes);
-  EXPECT_TRUE(r.stats.ok) << lm.path << ": " << r.stats.message;
-  EXPECT_NEAR(rec.times.back(), lm.run.solver.end, 1e-12) << lm.path;
-  r.t = rec.times;
-  for (std::size_t k = 0; k < channels.size(); ++k) r.columns.push_back(rec.column(k));
-  return r;
-}
-
-double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-double max_abs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
+using testing::example_path;
+using testing::ExampleRun;
+using testing::max_abs;
+using testing::min_of;
+using testing::read_text;
+using testing::run_loaded;
 
 // Bound on the penetration: the NSGA position correction closes gaps to its Newton tolerance
 // (1e-10 m by default; the runs show max penetrations of 0.9–1.0e-10 m).

@@ -31,52 +31,23 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
-#include "support/channel_recorder.hpp"
+#include "support/example_runs.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {
 
-std::string example_file(const std::string& name, const std::string& file) {
-  return std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + name + "/" + file;
-}
+using testing::ExampleRun;
+using testing::max_of;
+using testing::read_text;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-struct ExampleRun {
-  RunStats stats;
-  std::vector<double> t;
-  std::vector<std::vector<double>> columns;  // in the order of the requested channels
-};
-
-// Runs a loaded example up to `end`, recording `channels` at every step.
 ExampleRun run_loaded(LoadedModel lm, double end, const std::vector<std::string>& channels) {
-  EXPECT_TRUE(lm.warnings.empty()) << lm.path << ": " << lm.warnings.front();
-  lm.run.solver.end = end;
-  lm.run.output.every = 1;
-  System sys(lm.model);
-  ChannelSet set(sys, channels);
-  testing::ChannelRecorder rec(set);
-  ExampleRun r;
-  State s;
-  std::vector<std::string> notes;
-  r.stats = run_analysis(sys, lm.run, rec, s, notes);
-  EXPECT_TRUE(r.stats.ok) << lm.path << ": " << r.stats.message;
-  EXPECT_NEAR(rec.times.back(), end, 1e-12) << lm.path;
-  r.t = rec.times;
-  for (std::size_t k = 0; k < channels.size(); ++k) r.columns.push_back(rec.column(k));
-  return r;
+  return testing::run_loaded(std::move(lm), end, 1, channels);
 }
 
 ExampleRun run_file(const std::string& name, const std::string& file, double end,
                     const std::vector<std::string>& channels) {
-  return run_loaded(load_model_file(example_file(name, file)), end, channels);
+  return testing::run_file(name, file, end, 1, channels);
 }
 
 // Linear interpolation of (t, y) at time x (t increasing).
@@ -108,8 +79,6 @@ Rms rms_against(const ExampleRun& r, std::size_t column, double t0, double t1, R
   EXPECT_GT(n, 0);
   return {std::sqrt(d2 / std::max(n, 1)), std::sqrt(r2 / std::max(n, 1))};
 }
-
-double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
 constexpr double kPeriod = 2.0 * M_PI / testing::kOmega;  // slider–cranks: 12 ms
 
@@ -218,7 +187,7 @@ TEST(CompliantExamples, DryCompliantJointTendsToIdealAsClearanceShrinks) {
   // RMS. Measured, acceleration / velocity: 100 µm 0.449 / 1.2e-2, 10 µm 0.040 / 7.4e-4,
   // 1 µm 0.015 / 8.9e-5 (0.5 mm: 1.31 / 0.05). What remains at 1 µm is the contact compliance
   // (3 µm of penetration under the 2.7 kN joint load) ringing at the contact frequency.
-  const std::string base = read_text(example_file("flores_slider_crank", "model.yaml"));
+  const std::string base = read_text(testing::example_path("flores_slider_crank", "model.yaml"));
   const std::string from = "radial: 0.5e-3";
   ASSERT_NE(base.find(from), std::string::npos);
   std::vector<double> acc, vel;

@@ -15,52 +15,27 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
-#include "support/channel_recorder.hpp"
+#include "support/example_runs.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {
 
-std::string example_path(const std::string& name) {
-  return std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + name + "/model.yaml";
-}
-
-using testing::ChannelRecorder;
-
-struct ExampleRun {
-  RunStats stats;
-  std::vector<std::string> notes;
-  std::vector<double> t;
-  std::vector<std::vector<double>> columns;  // in the order of the requested channels
-};
+using testing::ExampleRun;
+using testing::max_of;
+using testing::min_of;
 
 // Loads an example, shortens it to `end` (writing every step), runs it and records `channels`
 // plus system.constraint_violation, which must stay below 1e-9 at every output point.
 ExampleRun run_example(const std::string& name, double end, std::vector<std::string> channels) {
-  LoadedModel lm = load_model_file(example_path(name));
-  EXPECT_TRUE(lm.warnings.empty()) << name << ": " << lm.warnings.front();
-  lm.run.solver.end = end;
-  lm.run.output.every = 1;
-  System sys(lm.model);
   channels.push_back("system.constraint_violation");
-  ChannelSet set(sys, channels);
-  ChannelRecorder rec(set);
-  ExampleRun r;
-  State s;
-  r.stats = run_analysis(sys, lm.run, rec, s, r.notes);
-  EXPECT_TRUE(r.stats.ok) << name << ": " << r.stats.message;
-  EXPECT_GE(rec.times.size(), 100u) << name;
-  EXPECT_NEAR(rec.times.back(), end, 1e-12) << name;
-  r.t = rec.times;
-  for (const auto& c : channels) r.columns.push_back(rec.column(c));
+  ExampleRun r = testing::run_file(name, "model.yaml", end, 1, channels);
+  EXPECT_GE(r.t.size(), 100u) << name;
   const auto& viol = r.columns.back();
   for (std::size_t k = 0; k < viol.size(); ++k)
     EXPECT_LT(viol[k], 1e-9) << name << ": constraint violation at t = " << r.t[k];
   return r;
 }
-
-double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
-double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 TEST(Examples, SliderCrankIdealMatchesClosedForm) {
   // 0.02 s = 1.67 revolutions at 5000 rpm, h = 1e-5 s as in the file: 2000 steps.
