@@ -400,4 +400,55 @@ std::string System::describe_row(int global_row) const {
   return "constraint row " + std::to_string(global_row);
 }
 
+System::FastestContact System::fastest_contact(const std::vector<BodyKinematics>& kin,
+                                               double t) const {
+  FastestContact out;
+  const auto inv_mass = [&](int b) { return b == kGround ? 0.0 : 1.0 / model_->bodies[b].mass; };
+  for (int e : force_elements_) {
+    const Element& el = *model_->elements[e];
+    const double k = el.contact_stiffness(input(e, t, kin));
+    if (!(k > 0.0)) continue;
+    const double omega = std::sqrt(k * (inv_mass(el.body_i()) + inv_mass(el.body_j())));
+    if (omega > out.omega) out = {e, omega};
+  }
+  return out;
+}
+
+System::StiffestForce System::stiffest_force(int body, const std::vector<BodyKinematics>& kin,
+                                             double t) const {
+  StiffestForce out;
+  ForceBlock fb;
+  for (int e : force_elements_) {
+    const Element& el = *model_->elements[e];
+    const int side = el.body_i() == body ? 0 : el.body_j() == body ? 6 : -1;
+    if (side < 0) continue;
+    fb = ForceBlock{};
+    el.force(input(e, t, kin), fb, true);
+    const double k = fb.df_dq.block<3, 3>(side, side).norm();  // ≥ the spectral norm
+    if (std::isfinite(k) && k > out.stiffness) out = {e, k};
+  }
+  return out;
+}
+
+std::string System::describe_stiffest_force(int body, const State& start,
+                                            const std::vector<BodyKinematics>* last,
+                                            double h) const {
+  std::vector<BodyKinematics> kin0;
+  gather(start, kin0);
+  StiffestForce k = stiffest_force(body, kin0, start.t);
+  if (last) {
+    const StiffestForce k1 = stiffest_force(body, *last, start.t + h);
+    if (k1.stiffness > k.stiffness) k = k1;
+  }
+  if (k.element < 0) return "";
+  const Element& el = *model_->elements[k.element];
+  const double omega_h = std::sqrt(k.stiffness / model_->bodies[body].mass) * h;
+  std::ostringstream os;
+  os.precision(3);
+  os << "stiffest force on body '" << model_->bodies[body].name << "': " << el.kind() << " '"
+     << el.name() << "', stiffness " << k.stiffness << " N/m, ω h = " << omega_h;
+  if (omega_h > 1.0) os << " (a smaller step or `adaptive: true` resolves it)";
+  return os.str();
+}
+
 }  // namespace cs

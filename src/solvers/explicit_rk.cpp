@@ -183,8 +183,16 @@ bool ExplicitRungeKutta::start_slope(const State& s) {
   return true;
 }
 
+void ExplicitRungeKutta::track_fastest_contact(const State& at) {
+  if (tableau_.has_error_estimate()) return;  // the error control cuts too-stiff steps
+  sys_.gather(at, kin_);
+  const System::FastestContact fc = sys_.fastest_contact(kin_, at.t);
+  if (fc.omega > fastest_.omega) fastest_ = fc;
+}
+
 bool ExplicitRungeKutta::run_stages(const State& s, double h, int& failed_stage) {
   stage_ = s;  // carries what an evaluation reads besides the stage point (element memory)
+  fastest_ = {};
   for (int i = 1; i < tableau_.stages; ++i) {
     dq_.setZero();
     stage_.v = s.v;
@@ -200,6 +208,7 @@ bool ExplicitRungeKutta::run_stages(const State& s, double h, int& failed_stage)
       failed_stage = i + 1;
       return false;
     }
+    track_fastest_contact(stage_);
     algebra_slope(dq_, stage_.v, slope_q_[i]);
   }
   return true;
@@ -253,6 +262,51 @@ std::string ExplicitRungeKutta::failure(const State& s, double h, const std::str
   return os.str();
 }
 
+bool ExplicitRungeKutta::too_stiff(const State& next, double h, std::string& why) {
+  track_fastest_contact(next);
+  const System::FastestContact fc = fastest_;
+  if (fc.element < 0 || fc.omega * h <= kOscillationLimit) return false;
+  const Element& el = *sys_.model().elements[fc.element];
+  std::ostringstream os;
+  os.precision(3);
+  os << el.kind() << " '" << el.name() << "' is too stiff for this step: its contact frequency "
+     << fc.omega << " rad/s gives ω h = " << fc.omega * h << ", above " << name_
+     << "'s stability limit " << kOscillationLimit
+     << " (a smaller step, dormand_prince or generalized_alpha resolves it)";
+  why = os.str();
+  return true;
+}
+
+bool ExplicitRungeKutta::blew_up(const State& s, const State& next, double h, std::string& why) {
+  sys_.gather(s, kin_);
+  ke_max_ = std::max(ke_max_, sys_.kinetic_energy(kin_));
+  // The kinetic energy the start accelerations alone give in one step: the scale of a start
+  // from rest (exactly or up to round-off), where ke_max_ says nothing.
+  double ke_accel = 0.0;
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    const Body& body = sys_.model().bodies[b];
+    const Vec3 dv = h * slope_v_[0].segment<3>(6 * b), dw = h * slope_v_[0].segment<3>(6 * b + 3);
+    ke_accel += 0.5 * (body.mass * dv.squaredNorm() + dw.dot(body.inertia_B * dw));
+  }
+  sys_.gather(next, kin_);
+  const double ke = sys_.kinetic_energy(kin_);
+  if (ke <= kEnergyBlowUp * std::max(ke_max_, ke_accel)) return false;
+  int worst = 0;
+  double gain = -1.0;
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    const double g = sys_.model().bodies[b].mass * (next.v - s.v).segment<3>(6 * b).squaredNorm();
+    if (g > gain) gain = g, worst = b;
+  }
+  std::ostringstream os;
+  os.precision(3);
+  os << "the kinetic energy grew from " << std::max(ke_max_, ke_accel) << " J to " << ke
+     << " J in one step: the step is beyond the explicit scheme's stability limit";
+  const std::string stiff = sys_.describe_stiffest_force(worst, s, nullptr, h);
+  os << (stiff.empty() ? "; reduce solver.step" : "; " + stiff);
+  why = os.str();
+  return true;
+}
+
 StepResult ExplicitRungeKutta::step(State& s, double h) {
   StepResult res;
   size_for_constraints();
@@ -281,6 +335,12 @@ StepResult ExplicitRungeKutta::step(State& s, double h) {
          << ": the constraint rows are dependent there (a singular or dead-centre position)";
     }
     res.message = failure(s, h, os.str());
+    return res;
+  }
+  if (std::string why; too_stiff(next, h, why) || blew_up(s, next, h, why)) {
+    end_.valid = false;
+    res.error_estimate = 0.0;
+    res.message = failure(s, h, why);
     return res;
   }
   res.converged = true;

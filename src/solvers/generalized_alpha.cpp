@@ -496,7 +496,7 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     factored_h_ = -1.0;
     s.a = a_n_;
     s.vdot = vdot_n_;
-    res.message = failure_report(x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
+    res.message = failure_report(s, x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }
   // Local error estimate of the position update (Zienkiewicz–Xie): h²|β − 1/6| (a_{n+1} − a_n).
@@ -596,7 +596,7 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
   return true;
 }
 
-std::string GeneralizedAlpha::failure_report(const State& s, double h) const {
+std::string GeneralizedAlpha::failure_report(const State& start, const State& s, double h) const {
   std::ostringstream os;
   os << "Newton did not converge at t = " << s.t << " s (step h = " << h << " s)";
   if (sys_.num_constraints() > 0 && phi_.size() > 0 && phi_.allFinite()) {
@@ -612,6 +612,8 @@ std::string GeneralizedAlpha::failure_report(const State& s, double h) const {
     const double w = r_q_.cwiseAbs().maxCoeff(&worst);
     const int b = static_cast<int>(worst) / 6;
     os << "; largest dynamic residual " << w << " on body '" << sys_.model().bodies[b].name << "'";
+    const std::string stiff = sys_.describe_stiffest_force(b, start, &kin_, h);
+    if (!stiff.empty()) os << "; " << stiff;
   }
   return os.str();
 }

@@ -59,6 +59,27 @@ class System {
   // "joint 'name' (revolute): axis alignment x_i·z_j" for a global row.
   std::string describe_row(int global_row) const;
 
+  // For a failed step: the force element acting on `body` with the largest translational tangent
+  // stiffness k = ‖∂F/∂x‖ at `kin` (element −1 if none is stiff there). A stiffness the step
+  // cannot resolve, ω h ≫ 1 with ω = √(k/m_body), names the contact or spring to blame.
+  struct StiffestForce {
+    int element = -1;
+    double stiffness = 0.0;  // [N/m]
+  };
+  // The closed contact with the highest frequency ω = √(k (1/m_i + 1/m_j)) at `kin` (ground:
+  // infinite mass), from Element::contact_stiffness; element −1 if no contact is closed.
+  struct FastestContact {
+    int element = -1;
+    double omega = 0.0;  // [rad/s]
+  };
+  FastestContact fastest_contact(const std::vector<BodyKinematics>& kin, double t) const;
+  StiffestForce stiffest_force(int body, const std::vector<BodyKinematics>& kin, double t) const;
+  // "stiffest force on body 'b': kind 'name', stiffness k N/m, ω h = …" for a failed step of size
+  // h from `start`, looking also at `last` (the step's last iterate, time start.t + h) when given:
+  // a contact the iterations open and close may be loaded at only one of them. Empty if none.
+  std::string describe_stiffest_force(int body, const State& start,
+                                      const std::vector<BodyKinematics>* last, double h) const;
+
   // --- element memory (Element::update_memory) ----------------------------------------------
   int num_memory() const { return num_memory_; }
   // Updates s.memory from the configuration of s, after an accepted step (and at t₀).
@@ -110,8 +131,8 @@ class System {
   int num_memory_ = 0;
   // The memory of the last gathered state (copied so no evaluation can see a dangling pointer).
   mutable VecX memory_;
-  VecX restitution_;                      // per gap
-  VecX friction_;                         // per gap
+  VecX restitution_;  // per gap
+  VecX friction_;     // per gap
   int num_gaps_ = 0;
   int num_ideal_rows_ = 0;
   int num_rows_ = 0;

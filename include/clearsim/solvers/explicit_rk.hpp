@@ -107,6 +107,21 @@ class ExplicitRungeKutta final : public Integrator {
   // Max norm of the embedded error over positions and velocities, scaled by the tolerances.
   double error_norm(const State& s, double h);
   std::string failure(const State& s, double h, const std::string& why) const;
+  // Fixed-step schemes: the fastest closed contact at a stage or end point of the step.
+  void track_fastest_contact(const State& at);
+  // A fixed step with a closed contact (at a stage or its end) oscillating faster than the
+  // scheme can follow:
+  // ω h above kOscillationLimit, the reach of RK4's stability region along the imaginary axis
+  // (2√2). The fixed-step driver then cuts the step until the contact is resolved.
+  bool too_stiff(const State& next, double h, std::string& why);
+  static constexpr double kOscillationLimit = 2.8284271247461903;
+  // A step past the scheme's stability limit: the kinetic energy multiplied by more than
+  // kEnergyBlowUp in one step, against the largest start-of-step energy so far or, from rest,
+  // what the start accelerations give in one step (smooth motion stays far below: a start from
+  // rest under a force growing as t³, a quintic smooth step, gains 2⁸ in its second step).
+  // Explains it with the stiffest force on the body that gained the most.
+  bool blew_up(const State& s, const State& next, double h, std::string& why);
+  static constexpr double kEnergyBlowUp = 1e3;
 
   const System& sys_;
   SolverSettings settings_;
@@ -117,9 +132,11 @@ class ExplicitRungeKutta final : public Integrator {
   MassSaddleSchur schur_;  // dense path
   LinearSystem ls_;        // sparse path
   Evaluation start_, end_;
-  int sized_rows_ = -1;           // constraint rows the workspace is sized for
-  int evaluations_ = 0;           // in the current step (each one factorisation)
-  bool nonfinite_point_ = false;  // the last failed evaluation met non-finite values
+  int sized_rows_ = -1;             // constraint rows the workspace is sized for
+  int evaluations_ = 0;             // in the current step (each one factorisation)
+  bool nonfinite_point_ = false;    // the last failed evaluation met non-finite values
+  double ke_max_ = 0.0;             // largest kinetic energy at the start of a step so far
+  System::FastestContact fastest_;  // over the current step's stage and end points
   // Workspace (sized once; no allocation in the step loop).
   State stage_;  // stage point: configuration, velocity, time
   std::vector<BodyKinematics> kin_;

@@ -31,7 +31,6 @@ struct AlphaParameters {
   static AlphaParameters from_settings(const SolverSettings& s);
 };
 
-
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
@@ -53,7 +52,7 @@ class GeneralizedAlpha final : public Integrator {
   // One smooth generalized-α solve from s (predictor and Newton) into trial_.
   void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
-  std::string failure_report(const State& s, double h) const;
+  std::string failure_report(const State& start, const State& s, double h) const;
   bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
   // With unilateral gaps this is the NSGA position correction and velocity jump.

@@ -125,6 +125,13 @@ double CompliantContact::potential_energy(const ElementInput& in) const {
   return V;
 }
 
+double CompliantContact::contact_stiffness(const ElementInput& in) const {
+  const Evaluation ev = evaluate(in);
+  double k = 0.0;
+  for (int p = 0; p < ev.points; ++p) k = std::max(k, laws_.normal.elastic_stiffness(-ev.g[p]));
+  return k;
+}
+
 void CompliantContact::update_memory(const ElementInput& in, double* memory) const {
   const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
   ContactPoint<double> cp[2];

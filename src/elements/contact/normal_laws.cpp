@@ -45,6 +45,13 @@ double NormalLaw::elastic_energy(double delta) const {
   return stiffness * std::pow(delta, exponent + 1.0) / (exponent + 1.0);
 }
 
+double NormalLaw::elastic_stiffness(double delta) const {
+  if (delta <= 0.0) return 0.0;
+  if (kind == NormalLawKind::kJohnsonCylinder)
+    return 1.0 / johnson.compliance_at(std::min(johnson.force(delta), johnson.force_limit()));
+  return exponent * stiffness * std::pow(delta, exponent - 1.0);
+}
+
 JohnsonCylinder::JohnsonCylinder(double compliance, double length, double clearance)
     : a(compliance / (M_PI * length)), b(4.0 * M_PI * length * clearance / compliance) {}
 

@@ -240,5 +240,37 @@ TEST(CompliantTangents, ForcesBalance) {
   }
 }
 
+// Degenerate states never give a non-finite force or tangent: a centred journal (ε = 0), the
+// film's limit ε = ε_max and a journal pressed through it (ε → 1 and past), a deep penetration,
+// each with bodies at rest (zero relative velocity: the friction direction is undefined) and
+// moving, with fresh memory (onset) and with closed-contact memory.
+TEST(CompliantTangents, DegenerateStatesStayFinite) {
+  std::mt19937 rng(23);
+  for (const Case& cs_ : cases()) {
+    const bool plane = std::holds_alternative<contact::SpherePlaneGeometry>(cs_.geometry);
+    const double c = plane ? 0.0 : 5e-4;
+    const std::vector<double> offsets =
+        plane ? std::vector<double>{1e-3, 0.0, -1e-12, -1e-4}
+              : std::vector<double>{0.0, 1e-15, 0.99 * c, c - 1e-15, c, c + 1e-12, c + 1e-4};
+    for (double offset : offsets) {
+      for (bool at_rest : {true, false}) {
+        BodyKinematics bi = testing::random_body(rng, 0.1);
+        BodyKinematics bj =
+            place_journal(cs_.geometry, bi, testing::random_body(rng, 0.1), offset, rng);
+        if (at_rest) {
+          for (BodyKinematics* b : {&bi, &bj}) b->v_W.setZero(), b->w_B.setZero();
+        }
+        const CompliantContact e("c", 0, 1, cs_.geometry, cs_.laws);
+        for (const std::vector<double>& mem :
+             {std::vector<double>(e.num_memory(), 0.0), closed_memory(e, bi, bj, rng)}) {
+          const ForceBlock fb = eval(e, bi, bj, mem, true);
+          EXPECT_TRUE(fb.f.allFinite() && fb.df_dq.allFinite() && fb.df_dv.allFinite())
+              << cs_.label << ", offset " << offset << (at_rest ? ", at rest" : "");
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cs

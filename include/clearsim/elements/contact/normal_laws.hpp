@@ -76,6 +76,8 @@ struct NormalLaw {
     return S(F) + (delta - d) * dF_ddelta;
   }
   double elastic_energy(double delta) const;
+  // d(elastic force)/dδ [N/m] (0 for δ ≤ 0).
+  double elastic_stiffness(double delta) const;
 
   // The dimensionless damping factor χ of the Hunt–Crossley family (0 for the others).
   double chi() const;
