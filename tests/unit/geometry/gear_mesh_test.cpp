@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "clearsim/geometry/mesh_check.hpp"
 #include "unit/geometry/seed004_gears.hpp"
 
@@ -59,6 +61,8 @@ TEST(GearProfile, FlankPointsLieOnTheInvolute) {
   for (const GearParameters& p :
        {test::seed004_pinion(), test::seed004_wheel(), small_spur(12, 0.3), small_spur(40, -0.2)}) {
     const FlankDeviation dev = flank_deviation(p, res);
+    std::printf("z = %d: involute deviation %.3g m at flank points, %.3g m at chord midpoints\n",
+                p.teeth, dev.at_points, dev.at_midpoints);
     EXPECT_EQ(dev.points, res.flank_points) << p.teeth;
     // The envelope construction puts every flank point on the involute up to round-off.
     EXPECT_LT(dev.at_points, 1e-9) << p.teeth;  // 1 nm, on radii up to 0.86 m
@@ -207,6 +211,77 @@ TEST(GearMesh, AutomaticSlicesMeetTheChordTolerance) {
   const double step = 2 * p.face_width * std::tan(p.helix_angle) / g.d / slices;
   EXPECT_LE(g.d_a / 2 * step * step / 8, res.chord_tolerance);
   EXPECT_EQ(slices_per_helix(small_spur(20, 0), gear_geometry(small_spur(20, 0)), res), 1);
+}
+
+}  // namespace
+}  // namespace cs
+
+namespace cs {
+namespace {
+
+// Distance from q to segment ab.
+double segment_distance(const Vec2& q, const Vec2& a, const Vec2& b) {
+  const Vec2 ab = b - a;
+  const double t = std::clamp((q - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+  return (a + t * ab - q).norm();
+}
+
+bool inside(const Vec2& q, const std::vector<Vec2>& polygon) {  // crossing number
+  bool in = false;
+  for (std::size_t i = 0, j = polygon.size() - 1; i < polygon.size(); j = i++) {
+    const Vec2 &a = polygon[i], &b = polygon[j];
+    if ((a.y() > q.y()) != (b.y() > q.y()) &&
+        q.x() < (b.x() - a.x()) * (q.y() - a.y()) / (b.y() - a.y()) + a.x())
+      in = !in;
+  }
+  return in;
+}
+
+// Smallest distance from the pinion's section points near the mesh to the wheel's section, and
+// whether any of them lies inside the wheel, with the wheel placed as gear_mesh.hpp says.
+struct Engagement {
+  double min_distance = 1e9;
+  int points_inside = 0;
+};
+
+Engagement engagement(const GearParameters& p1, const GearParameters& p2) {
+  const GearPairGeometry pair = gear_pair_geometry(p1, p2);
+  const GearGeometry g1 = gear_geometry(p1), g2 = gear_geometry(p2);
+  const std::vector<Vec2> pinion = transverse_profile(p1, g1, {}).points;
+  std::vector<Vec2> wheel = transverse_profile(p2, g2, {}).points;
+  const double turn = M_PI + M_PI / p2.teeth;
+  for (Vec2& q : wheel)
+    q = Vec2(std::cos(turn) * q.x() - std::sin(turn) * q.y() + pair.a,
+             std::sin(turn) * q.x() + std::cos(turn) * q.y());
+  Engagement e;
+  for (const Vec2& q : pinion) {
+    if (q.x() < g1.d_f / 2 || std::abs(q.y()) > 3 * g1.p_t) continue;  // teeth near the mesh
+    if (inside(q, wheel)) ++e.points_inside;
+    for (std::size_t k = 0; k < wheel.size(); ++k) {
+      const Vec2 &a = wheel[k], &b = wheel[(k + 1) % wheel.size()];
+      if (a.x() > g1.d_a / 2 + g1.p_t) continue;
+      e.min_distance = std::min(e.min_distance, segment_distance(q, a, b));
+    }
+  }
+  return e;
+}
+
+TEST(GearMesh, Seed004SectionsMeshAtTheCentreDistance) {
+  // Nominal teeth (zero backlash): the flanks touch, sampled points within the chordal error.
+  const Engagement nominal = engagement(test::seed004_pinion(), test::seed004_wheel());
+  EXPECT_EQ(nominal.points_inside, 0);
+  EXPECT_LT(nominal.min_distance, 2e-6);
+  // With an allowance each flank pair opens by half the normal backlash, in the transverse
+  // section j_bn / (2 cos β_b).
+  GearParameters p1 = test::seed004_pinion(), p2 = test::seed004_wheel();
+  p1.thickness_allowance = p2.thickness_allowance = 0.15 * kMm;
+  const GearPairGeometry pair = gear_pair_geometry(p1, p2);
+  const Engagement loose = engagement(p1, p2);
+  std::printf("closest flanks: %.3g m nominal, %.6g m with allowance (expected %.6g m)\n",
+              nominal.min_distance, loose.min_distance,
+              pair.j_bn / (2 * std::cos(gear_geometry(p1).beta_b)));
+  EXPECT_EQ(loose.points_inside, 0);
+  EXPECT_NEAR(loose.min_distance, pair.j_bn / (2 * std::cos(gear_geometry(p1).beta_b)), 3e-6);
 }
 
 }  // namespace
