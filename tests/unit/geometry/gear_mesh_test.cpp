@@ -286,3 +286,43 @@ TEST(GearMesh, Seed004SectionsMeshAtTheCentreDistance) {
 
 }  // namespace
 }  // namespace cs
+
+namespace cs {
+namespace {
+
+// Every gear that gear_geometry accepts meshes into a valid solid, across tooth counts, shifts,
+// helix angles and racks; the rest are rejected with a GearError (never another exception).
+TEST(GearMesh, EveryAcceptedGearIsAValidSolid) {
+  GearResolution coarse;
+  coarse.profile = {6, 3, 1, 1};
+  coarse.slices = 2;
+  int accepted = 0, rejected = 0;
+  for (int z : {3, 5, 8, 12, 17, 25, 40, 80, 151}) {
+    for (double x : {-0.8, -0.3, 0.0, 0.4, 0.9, 1.5}) {
+      for (double beta_deg : {0.0, 15.0, 35.0}) {
+        for (const BasicRack& rack : {BasicRack{1.0, 1.25, 0.38}, BasicRack{1.0, 1.4, 0.35},
+                                      BasicRack{1.2, 1.5, 0.0}, BasicRack{0.8, 1.0, 0.25}}) {
+          GearParameters p = small_spur(z, x);
+          p.helix_angle = beta_deg * kDeg;
+          p.rack = rack;
+          p.double_helical = beta_deg > 0;
+          try {
+            gear_geometry(p);
+          } catch (const GearError&) {
+            ++rejected;
+            continue;
+          }
+          ++accepted;
+          const MeshReport r = check_mesh(gear_mesh(p, coarse));
+          EXPECT_TRUE(r.valid_solid()) << "z " << z << " x " << x << " beta " << beta_deg
+                                       << ::testing::PrintToString(r.problems());
+        }
+      }
+    }
+  }
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 50);
+}
+
+}  // namespace
+}  // namespace cs
