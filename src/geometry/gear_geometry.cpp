@@ -132,6 +132,9 @@ GearGeometry gear_geometry(const GearParameters& p) {
          " m removes the whole tooth");
   check_fillet_fits(p);
   set_undercut_limit(p, g);
+  if (g.d_form >= g.d_a)
+    fail("root_fillet", "the root fillet reaches the tip circle (form diameter ", g.d_form,
+         " m ≥ d_a = ", g.d_a, " m): no involute flank is left");
   g.s_at = g.d_a * half_tooth_angle(g, g.d_a / 2);
   if (g.s_at <= 0.0)
     fail("profile_shift", "the tooth tip is pointed (tip thickness ", g.s_at,

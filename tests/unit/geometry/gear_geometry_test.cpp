@@ -142,6 +142,11 @@ TEST(GearGeometry, BadParametersNameTheParameter) {
   EXPECT_EQ(with([](GearParameters& p) { p.helix_gap = -1e-3; }), "gap");
   EXPECT_EQ(with([](GearParameters& p) { p.rack.addendum = -1; }), "addendum");
   EXPECT_EQ(with([](GearParameters& p) { p.rack.root_fillet_radius = 0.6; }), "root_fillet");
+  EXPECT_EQ(with([](GearParameters& p) {  // the fillet rises above the tip: no involute left
+              p.rack = {0.1, 0.4, 0.9};
+              p.profile_shift = 0.0;
+            }),
+            "root_fillet");
   EXPECT_EQ(with([](GearParameters& p) { p.thickness_allowance = -1e-4; }), "backlash_allowance");
   EXPECT_EQ(with([](GearParameters& p) { p.thickness_allowance = 0.03; }), "backlash_allowance");
   // Undercut: 27 teeth need x ≥ −1.0; 8 teeth without shift are undercut.
