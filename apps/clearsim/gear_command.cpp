@@ -9,6 +9,7 @@
 #include "clearsim/geometry/gear_mesh.hpp"
 #include "clearsim/geometry/mesh_check.hpp"
 #include "clearsim/geometry/mesh_io.hpp"
+#include "clearsim/io/model_reader.hpp"
 
 namespace cs::cli {
 
@@ -31,6 +32,7 @@ struct GearOptions {
   int mate_teeth = 0;
   double mate_shift = 0, centre_distance_mm = 0;
   std::string mate_output;
+  std::string model, shape;  // or: a shape of a model file
 };
 
 GearOptions options;
@@ -140,9 +142,13 @@ CLI::App* add_gear_command(CLI::App& app) {
   GearOptions& o = options;
   auto* cmd = app.add_subcommand(
       "gear", "print an involute gear's geometry (and its mate's) and write it as binary STL");
-  cmd->add_option("--module-mm", o.module_mm, "normal module m_n [mm]")->required();
-  cmd->add_option("--teeth", o.teeth, "number of teeth z")->required();
-  cmd->add_option("--face-width-mm", o.face_width_mm, "face width b per helix [mm]")->required();
+  cmd->add_option("--model", o.model,
+                  "model file whose shape --shape to write (instead of the "
+                  "gear options)");
+  cmd->add_option("--shape", o.shape, "name of the shape in --model");
+  cmd->add_option("--module-mm", o.module_mm, "normal module m_n [mm]");
+  cmd->add_option("--teeth", o.teeth, "number of teeth z");
+  cmd->add_option("--face-width-mm", o.face_width_mm, "face width b per helix [mm]");
   cmd->add_option("--pressure-angle-deg", o.pressure_angle_deg, "normal pressure angle [deg]")
       ->capture_default_str();
   cmd->add_option("--helix-angle-deg", o.helix_angle_deg, "helix angle [deg], 0: spur")
@@ -181,28 +187,67 @@ CLI::App* add_gear_command(CLI::App& app) {
   return cmd;
 }
 
+namespace {
+
+// A gear from the command-line options, and optionally its mate.
+int run_from_options(const GearOptions& o) {
+  if (o.module_mm == 0 || o.teeth == 0 || o.face_width_mm == 0) {
+    std::fprintf(stderr,
+                 "clearsim gear: error: give --module-mm, --teeth and --face-width-mm, or --model "
+                 "and --shape\n");
+    return 1;
+  }
+  if (!o.mate_output.empty() && o.mate_teeth <= 0) {
+    std::fprintf(stderr, "clearsim gear: error: --mate-output needs --mate-teeth\n");
+    return 1;
+  }
+  const GearParameters p = gear_parameters(o);
+  print_gear("gear", p, gear_geometry(p));
+  double centre_distance = 0;
+  GearParameters q;
+  if (o.mate_teeth > 0) {
+    q = mate_parameters(p, o);
+    print_gear("mate", q, gear_geometry(q));
+    const GearPairGeometry pair = gear_pair_geometry(p, q, o.centre_distance_mm * kMm);
+    print_pair(pair);
+    centre_distance = pair.a;
+  }
+  if (!o.output.empty()) write_gear(p, o.output, 0.0, 0.0);
+  if (!o.mate_output.empty()) write_gear(q, o.mate_output, M_PI + M_PI / q.teeth, centre_distance);
+  return 0;
+}
+
+// A shape of a model file (a gear or a mesh file) written in its own frame. Model-file errors
+// propagate as ModelFileError (FILE:LINE:COL), printed by main.
+int run_from_model(const GearOptions& o) {
+  const LoadedModel lm = load_model_file(o.model);
+  const Shape* shape = lm.model.find_shape(o.shape);
+  if (shape == nullptr) {
+    std::string names;
+    for (const Shape& s : lm.model.shapes) names += (names.empty() ? "" : ", ") + s.name;
+    std::fprintf(stderr, "%s: error: no shape '%s' (shapes: %s)\n", o.model.c_str(),
+                 o.shape.c_str(), names.empty() ? "none" : names.c_str());
+    return 1;
+  }
+  if (shape->gear) print_gear(o.shape.c_str(), *shape->gear, gear_geometry(*shape->gear));
+  if (!o.output.empty()) {
+    write_stl_binary(*shape->mesh, o.output, o.stl_unit == "mm" ? 1e3 : 1.0);
+    std::printf("%s: %d triangles, %d vertices\n", o.output.c_str(), shape->mesh->num_triangles(),
+                shape->mesh->num_vertices());
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_gear_command() {
   const GearOptions& o = options;
+  if (o.model.empty() != o.shape.empty()) {
+    std::fprintf(stderr, "clearsim gear: error: --model and --shape go together\n");
+    return 1;
+  }
   try {
-    const GearParameters p = gear_parameters(o);
-    print_gear("gear", p, gear_geometry(p));
-    double centre_distance = 0;
-    GearParameters q;
-    if (o.mate_teeth > 0) {
-      q = mate_parameters(p, o);
-      print_gear("mate", q, gear_geometry(q));
-      const GearPairGeometry pair = gear_pair_geometry(p, q, o.centre_distance_mm * kMm);
-      print_pair(pair);
-      centre_distance = pair.a;
-    }
-    if (!o.output.empty()) write_gear(p, o.output, 0.0, 0.0);
-    if (!o.mate_output.empty()) {
-      if (o.mate_teeth <= 0) {
-        std::fprintf(stderr, "clearsim gear: error: --mate-output needs --mate-teeth\n");
-        return 1;
-      }
-      write_gear(q, o.mate_output, M_PI + M_PI / q.teeth, centre_distance);
-    }
+    return o.model.empty() ? run_from_options(o) : run_from_model(o);
   } catch (const GearError& e) {
     std::fprintf(stderr, "clearsim gear: error: %s: %s\n", option_for(e.parameter()).c_str(),
                  e.message().c_str());
@@ -211,7 +256,6 @@ int run_gear_command() {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
-  return 0;
 }
 
 }  // namespace cs::cli
