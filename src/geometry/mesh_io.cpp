@@ -79,26 +79,28 @@ class VertexWelder {
   std::unordered_map<Key, int, KeyHash> index_;
 };
 
+// Fails on a non-finite coordinate, naming the triangle (in file order) and the point.
+void require_finite(const aiVector3D& p, int triangle, const std::string& path) {
+  if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) return;
+  std::ostringstream os;
+  os << "triangle " << triangle << " (counted from 0 in file order) has a vertex with a NaN or "
+     << "infinite coordinate (" << p.x << ", " << p.y << ", " << p.z << ")";
+  throw MeshFileError(path, os.str());
+}
+
 // Copies the scene's triangles (all meshes, node transforms applied by assimp) into `out`.
 void collect_triangles(const aiScene& scene, const std::string& path, double scale,
                        TriangleMesh& out) {
   VertexWelder welder(out);
   for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
     const aiMesh& am = *scene.mMeshes[m];
-    for (unsigned v = 0; v < am.mNumVertices; ++v) {
-      const aiVector3D& p = am.mVertices[v];
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-        std::ostringstream os;
-        os << "vertex " << v << " of mesh " << m << " has a NaN or infinite coordinate";
-        throw MeshFileError(path, os.str());
-      }
-    }
     for (unsigned f = 0; f < am.mNumFaces; ++f) {
       const aiFace& face = am.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines carry no surface
       std::array<int, 3> tri{};
       for (int k = 0; k < 3; ++k) {
         const aiVector3D& p = am.mVertices[face.mIndices[k]];
+        require_finite(p, out.num_triangles(), path);
         tri[k] = welder.index_of(scale * Vec3(p.x, p.y, p.z));
       }
       out.triangles.push_back(tri);

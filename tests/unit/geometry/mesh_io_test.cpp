@@ -178,6 +178,18 @@ TEST_F(MeshFiles, NanVertexInBinaryStlIsRejected) {
   EXPECT_NE(message.find("NaN"), std::string::npos) << message;
 }
 
+TEST_F(MeshFiles, NanVertexInTextFilesIsRejectedNamingTheTriangle) {
+  std::string stl = kAsciiTetrahedron;
+  stl.replace(stl.rfind("vertex 1 0 0"), 12, "vertex nan 0 0");
+  const std::string stl_file = write_text("nan_ascii.stl", stl);
+  EXPECT_NE(mesh_error(stl_file, [&] { load_mesh_file(stl_file); }).find("triangle 3 "),
+            std::string::npos);
+  const std::string obj_file = write_text(
+      "nan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n");
+  EXPECT_NE(mesh_error(obj_file, [&] { load_mesh_file(obj_file); }).find("triangle 1 "),
+            std::string::npos);
+}
+
 TEST_F(MeshFiles, TruncatedBinaryStlIsRejected) {
   write_stl_binary(box_mesh(Vec3::Ones()), path("box.stl"));
   fs::resize_file(path("box.stl"), 84 + 50 * 5 + 17);
