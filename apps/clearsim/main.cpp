@@ -1,4 +1,4 @@
-// The clearsim command line: run, check and list the channels of a model file.
+// The clearsim command line: run, check and list the channels of a model file; generate gears.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include "clearsim/io/progress.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "gear_command.hpp"
 
 namespace {
 
@@ -178,12 +179,14 @@ int main(int argc, char** argv) {
   check_cmd->add_option("model", model, "model file (YAML)")->required();
   auto* chan_cmd = app.add_subcommand("channels", "list every output channel a model offers");
   chan_cmd->add_option("model", model, "model file (YAML)")->required();
+  auto* gear_cmd = cs::cli::add_gear_command(app);
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return run(ro);
     if (*check_cmd) return check(model);
     if (*chan_cmd) return list_channels(model);
+    if (*gear_cmd) return cs::cli::run_gear_command();
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -35,9 +35,9 @@ ModelFileError::ModelFileError(std::string file, int line, int column, std::stri
 namespace model_file {
 namespace {
 
-const std::vector<std::string> kTopKeys = {"model",  "gravity", "bodies", "markers",
-                                           "joints", "drivers", "forces", "contacts",
-                                           "solver", "output"};
+const std::vector<std::string> kTopKeys = {"model",    "gravity", "bodies",  "markers",
+                                           "shapes",   "joints",  "drivers", "forces",
+                                           "contacts", "solver",  "output"};
 
 std::string default_model_name(const std::string& display_name) {
   const std::string stem = std::filesystem::path(display_name).stem().string();
@@ -172,6 +172,7 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   if (auto c = top.find("gravity")) model.gravity_W = read_vec3(*c, "m/s²");
   read_bodies(top.need("bodies", "a map from body names to bodies"), model);
   if (auto c = top.find("markers")) read_markers(*c, model);
+  if (auto c = top.find("shapes")) read_shapes(*c, model);
   if (auto c = top.find("joints")) read_joints(*c, model);
   if (auto c = top.find("drivers")) read_drivers(*c, model);
   if (auto c = top.find("forces")) read_forces(*c, model);

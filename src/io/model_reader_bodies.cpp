@@ -70,6 +70,9 @@ Mat3 read_inertia(const Cursor& c) {
   return check_inertia(c, principal.asDiagonal());
 }
 
+}  // namespace
+
+// Also used by the shapes section (model_reader_sections.hpp).
 Mat3 read_orientation(const Cursor& c) {
   const YAML::Node& n = c.node();
   if (!c.is_null() && n.IsMap()) {
@@ -90,6 +93,8 @@ Mat3 read_orientation(const Cursor& c) {
   }
   return so3::orthonormalize(R);
 }
+
+namespace {
 
 void read_body(const Entry& e, Model& model) {
   const MapView m(e.value, "a map of body properties (" + join(kBodyKeys) + ")");

@@ -21,6 +21,11 @@ namespace cs::model_file {
 // model_reader_bodies.cpp
 void read_bodies(const Cursor& section, Model& model);
 void read_markers(const Cursor& section, Model& model);
+// An orientation: {axis, angle} or a rotation matrix.
+Mat3 read_orientation(const Cursor& c);
+
+// model_reader_shapes.cpp
+void read_shapes(const Cursor& section, Model& model);
 
 // model_reader_joints.cpp
 void read_joints(const Cursor& section, Model& model);

@@ -24,4 +24,11 @@ const NamedMarker* Model::find_marker(const std::string& n) const {
   return nullptr;
 }
 
+const Shape* Model::find_shape(const std::string& n) const {
+  for (const auto& s : shapes) {
+    if (s.name == n) return &s;
+  }
+  return nullptr;
+}
+
 }  // namespace cs

@@ -11,7 +11,8 @@ namespace cs {
 namespace {
 bool name_taken(const Model& m, const std::string& n) {
   if (n == "ground" || n == "system") return true;
-  if (m.find_body(n).has_value() || m.find_element(n) != nullptr || m.find_marker(n) != nullptr)
+  if (m.find_body(n).has_value() || m.find_element(n) != nullptr || m.find_marker(n) != nullptr ||
+      m.find_shape(n) != nullptr)
     return true;
   return false;
 }
@@ -81,6 +82,17 @@ Marker marker_at(const Model& model, int body, const Vec3& p_W, const Mat3& R_WM
 void add_marker(Model& model, const std::string& name, int body, const Vec3& p_W) {
   require_unique(model, name);
   model.markers.push_back({name, marker_at(model, body, p_W, Mat3::Identity())});
+}
+
+void add_shape(Model& model, const std::string& name, int body, const Vec3& p_W, const Mat3& R_WS,
+               std::shared_ptr<const TriangleMesh> mesh, std::optional<GearParameters> gear,
+               std::string source) {
+  require_unique(model, name);
+  if (mesh == nullptr || mesh->triangles.empty())
+    throw ModelError("shape '" + name + "' has no triangles");
+  const Marker frame = marker_at(model, body, p_W, R_WS);
+  model.shapes.push_back(
+      {name, body, frame.p_B, frame.R_BM, std::move(mesh), std::move(gear), std::move(source)});
 }
 
 int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i, int body_j,

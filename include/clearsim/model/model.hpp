@@ -10,6 +10,7 @@
 
 #include "clearsim/elements/element.hpp"
 #include "clearsim/model/body.hpp"
+#include "clearsim/model/shape.hpp"
 
 namespace cs {
 
@@ -24,6 +25,7 @@ struct Model {
   std::vector<Body> bodies;
   std::vector<NamedMarker> markers;
   std::vector<std::unique_ptr<Element>> elements;
+  std::vector<Shape> shapes;  // meshes carried by bodies (shared with the elements that use them)
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
   int num_dofs() const { return 6 * num_bodies(); }
@@ -32,6 +34,7 @@ struct Model {
   std::optional<int> find_body(const std::string& name) const;
   const Element* find_element(const std::string& name) const;
   const NamedMarker* find_marker(const std::string& name) const;
+  const Shape* find_shape(const std::string& name) const;
 };
 
 }  // namespace cs

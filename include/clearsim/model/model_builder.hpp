@@ -6,6 +6,8 @@
 // fixed on each body.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +30,12 @@ Marker marker_at(const Model& model, int body, const Vec3& p_W, const Mat3& R_WM
 
 // Named marker (published as channels <name>.position.x, ...).
 void add_marker(Model& model, const std::string& name, int body, const Vec3& p_W);
+
+// Shape `mesh` (in its own frame) carried by `body`, its frame at p_W with axes R_WS (world,
+// reference configuration). `gear` and `source` record where the mesh came from.
+void add_shape(Model& model, const std::string& name, int body, const Vec3& p_W, const Mat3& R_WS,
+               std::shared_ptr<const TriangleMesh> mesh, std::optional<GearParameters> gear = {},
+               std::string source = {});
 
 // Ideal joint between bodies i and j at point at_W with axis axis_W (ignored by spherical and
 // fixed). Universal joints take axis_W on body i and axis2_W on body j, which must be

@@ -1,0 +1,195 @@
+#include "clearsim/geometry/mesh_io.hpp"
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <assimp/Importer.hpp>
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace cs {
+
+namespace {
+std::string located(const std::string& file, const std::string& message) {
+  std::ostringstream os;
+  os << file << ": error: " << message;
+  return os.str();
+}
+}  // namespace
+
+MeshFileError::MeshFileError(std::string file, std::string message)
+    : std::runtime_error(located(file, message)),
+      file_(std::move(file)),
+      message_(std::move(message)) {}
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+void check_readable(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw MeshFileError(path, "no such file");
+  if (!std::filesystem::is_regular_file(path, ec)) throw MeshFileError(path, "not a regular file");
+  if (std::filesystem::file_size(path, ec) == 0) throw MeshFileError(path, "the file is empty");
+  const std::string ext = lower_extension(path);
+  if (ext != ".stl" && ext != ".obj") {
+    std::ostringstream os;
+    os << "unsupported mesh format '" << ext << "' (expected .stl or .obj)";
+    throw MeshFileError(path, os.str());
+  }
+}
+
+// Welds vertices with bit-identical coordinates (STL stores each triangle's corners separately;
+// CAD exporters print a shared corner identically), so the topology checks see shared edges.
+class VertexWelder {
+ public:
+  explicit VertexWelder(TriangleMesh& mesh) : mesh_(mesh) {}
+  int index_of(const Vec3& p) {
+    const Key key{std::bit_cast<std::uint64_t>(p.x() + 0.0),
+                  std::bit_cast<std::uint64_t>(p.y() + 0.0),
+                  std::bit_cast<std::uint64_t>(p.z() + 0.0)};  // + 0.0 folds −0 into +0
+    const auto [it, inserted] = index_.emplace(key, mesh_.num_vertices());
+    if (inserted) mesh_.vertices.push_back(p);
+    return it->second;
+  }
+
+ private:
+  using Key = std::array<std::uint64_t, 3>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      return std::hash<std::uint64_t>()(k[0] * 0x9E3779B97F4A7C15ull ^
+                                        k[1] * 0xC2B2AE3D27D4EB4Full ^ k[2]);
+    }
+  };
+  TriangleMesh& mesh_;
+  std::unordered_map<Key, int, KeyHash> index_;
+};
+
+// Fails on a non-finite coordinate, naming the triangle (in file order) and the point.
+void require_finite(const aiVector3D& p, int triangle, const std::string& path) {
+  if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) return;
+  std::ostringstream os;
+  os << "triangle " << triangle << " (counted from 0 in file order) has a vertex with a NaN or "
+     << "infinite coordinate (" << p.x << ", " << p.y << ", " << p.z << ")";
+  throw MeshFileError(path, os.str());
+}
+
+// Copies the scene's triangles (all meshes, node transforms applied by assimp) into `out`.
+void collect_triangles(const aiScene& scene, const std::string& path, double scale,
+                       TriangleMesh& out) {
+  VertexWelder welder(out);
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    const aiMesh& am = *scene.mMeshes[m];
+    for (unsigned f = 0; f < am.mNumFaces; ++f) {
+      const aiFace& face = am.mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines carry no surface
+      std::array<int, 3> tri{};
+      for (int k = 0; k < 3; ++k) {
+        const aiVector3D& p = am.mVertices[face.mIndices[k]];
+        require_finite(p, out.num_triangles(), path);
+        tri[k] = welder.index_of(scale * Vec3(p.x, p.y, p.z));
+      }
+      out.triangles.push_back(tri);
+    }
+  }
+}
+
+}  // namespace
+
+LoadedMesh load_mesh_file(const std::string& path, const MeshFileOptions& options) {
+  check_readable(path);
+  Assimp::Importer importer;
+  // Only triangulation and node transforms: no vertex joining, degenerate removal or normal
+  // fixing, so the checks below see the file as it is.
+  const aiScene* scene = nullptr;
+  try {
+    scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices);
+  } catch (const std::exception& e) {
+    throw MeshFileError(path, e.what());
+  }
+  if (scene == nullptr) {
+    std::ostringstream os;
+    os << "cannot read the mesh: " << importer.GetErrorString();
+    throw MeshFileError(path, os.str());
+  }
+  LoadedMesh loaded;
+  collect_triangles(*scene, path, options.scale, loaded.mesh);
+  if (loaded.mesh.triangles.empty()) throw MeshFileError(path, "the file holds no triangles");
+  loaded.report = check_mesh(loaded.mesh);
+  if (options.require_solid && !loaded.report.valid_solid()) {
+    std::ostringstream os;
+    os << "the mesh does not bound a solid:";
+    for (const auto& p : loaded.report.problems()) os << "\n  " << p;
+    throw MeshFileError(path, os.str());
+  }
+  return loaded;
+}
+
+namespace {
+
+void put_float(std::ofstream& out, double value) {
+  const float f = static_cast<float>(value);
+  char bytes[4];
+  std::memcpy(bytes, &f, 4);  // STL is little-endian, as is every machine clearsim builds on
+  out.write(bytes, 4);
+}
+
+void write_stl_body(const TriangleMesh& mesh, std::ofstream& out, double scale) {
+  char header[80] = {};
+  std::snprintf(header, sizeof header, "binary STL written by clearsim");
+  out.write(header, 80);
+  const auto count = static_cast<std::uint32_t>(mesh.triangles.size());
+  char count_bytes[4];
+  std::memcpy(count_bytes, &count, 4);
+  out.write(count_bytes, 4);
+  const char attribute[2] = {0, 0};
+  for (int t = 0; t < mesh.num_triangles(); ++t) {
+    const Vec3 n = face_normal(mesh, t);
+    for (int k = 0; k < 3; ++k) put_float(out, n[k]);
+    for (int v : mesh.triangles[t])
+      for (int k = 0; k < 3; ++k) put_float(out, scale * mesh.vertices[v][k]);
+    out.write(attribute, 2);
+  }
+}
+
+}  // namespace
+
+void write_stl_binary(const TriangleMesh& mesh, const std::string& path, double scale) {
+  static_assert(std::endian::native == std::endian::little, "binary STL is little-endian");
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw MeshFileError(path, "cannot open the file for writing");
+    write_stl_body(mesh, out, scale);
+    out.flush();
+    if (!out) {
+      out.close();
+      std::filesystem::remove(partial);
+      throw MeshFileError(path, "write failed (disk full?)");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) {
+    std::filesystem::remove(partial);
+    std::ostringstream os;
+    os << "cannot move the finished file into place: " << ec.message();
+    throw MeshFileError(path, os.str());
+  }
+}
+
+}  // namespace cs
