@@ -9,9 +9,10 @@
 //                    F = −C₀ f(ε_s) ė_n n, C₀ = 6πμr⁴/c³, ė_n = n·ė, ε_s = ±ε (approach/separation)
 //                    f(ε) = ln(1−ε)/ε³ + 1/(ε²(1−ε)) − 1/(2ε) (series 2/3 + 3ε/4 + … below 0.1)
 //  JournalBearing    long (Pinkus–Sternlicht full-Sommerfeld, §5.2; seed 003 eqs. 21–22) or
-//                    short (Ocvirk π-film with squeeze, §5.3), radial along n and tangential along
-//                    t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇;
-//                    or finite (Reynolds' equation solved numerically and tabulated,
+//                    short (Ocvirk, §5.3, with the film where the pressure is positive: the half
+//                    circle turns with the squeeze-to-wedge ratio), radial along n and tangential
+//                    along t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇; or
+//                    finite (Reynolds' equation solved numerically and tabulated,
 //                    reynolds_bearing.hpp, with its cavitation condition).
 // The eccentricity ratio is capped at ε_max = 1 − h_min/c (h_min: the film thickness where dry
 // contact takes over, reference.md §5.4 option B), so the force stays finite in contact.
@@ -74,6 +75,48 @@ struct SqueezeFilm {
 };
 
 enum class BearingModel { kLong, kShort, kFinite };
+
+// Short (Ocvirk) bearing with the film where the short-bearing pressure is positive (reference.md
+// §5.3's fix of the fixed π film, after Daniel et al. 2016). Per unit length the pressure is
+// P(θ) = (μL³/c²)(−g)/(1 + ε cos θ)³ where g(θ) = ε̇ cos θ − (εω̄/2) sin θ < 0, zero elsewhere; g
+// changes sign at θ + φ = ±π/2 (tan φ = εω̄/(2ε̇)), so the film is a half circle that turns with
+// the ratio of squeeze to wedge — continuously, where the fixed π film flips at ω̄ = 0 and stalls
+// Newton. The Sommerfeld substitution 1 + ε cos θ = (1 − ε²)/(1 − ε cos γ) turns the integrands
+// into trigonometric polynomials of degree 2 in γ, integrated here in closed form:
+//   F_r = −k/(1−ε²)^{5/2} [ε̇ I₁ − a s I₂],   F_t = −k/(1−ε²)^{5/2} [ε̇ s I₂ − a s² I₃],
+//   I₁ = ∫(cos γ − ε)², I₂ = ∫ sin γ (cos γ − ε), I₃ = ∫ sin² γ over the film,
+// with a = εω̄/2, s = √(1 − ε²), k = μRL³/c². Pure wedge gives §5.3's π-film formulas exactly.
+template <class S>
+void short_film_forces(const S& eps, const S& eps_dot, const S& omega_bar, double k, S& F_r,
+                       S& F_t) {
+  using std::atan2;
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  const S a = 0.5 * eps * omega_bar;
+  if (value_of(a) == 0.0 && value_of(eps_dot) == 0.0) {  // no motion, no film force
+    F_r = F_t = S(0.0);
+    return;
+  }
+  const double pi = std::numbers::pi;
+  const S phi = atan2(a, eps_dot);
+  const S s = sqrt(1.0 - eps * eps);
+  // Film edges θ₁ = π/2 − φ, θ₂ = θ₁ + π, and their γ = atan2(s sin θ, cos θ + ε), unwrapped.
+  const auto gamma_of = [&](const S& theta) { return atan2(s * sin(theta), cos(theta) + eps); };
+  const S theta1 = 0.5 * pi - phi;
+  const S g1 = gamma_of(theta1);
+  S g2 = gamma_of(S(theta1 + pi));
+  if (value_of(g2) <= value_of(g1)) g2 += 2.0 * pi;
+  const auto I1 = [&](const S& g) {
+    return 0.5 * g + 0.25 * sin(2.0 * g) - 2.0 * eps * sin(g) + eps * eps * g;
+  };
+  const auto I2 = [&](const S& g) { return 0.5 * sin(g) * sin(g) + eps * cos(g); };
+  const auto I3 = [&](const S& g) { return 0.5 * g - 0.25 * sin(2.0 * g); };
+  const S i1 = I1(g2) - I1(g1), i2 = I2(g2) - I2(g1), i3 = I3(g2) - I3(g1);
+  const S scale = -k / (s * s * s * s * s);
+  F_r = scale * (eps_dot * i1 - a * s * i2);
+  F_t = scale * (eps_dot * s * i2 - a * s * s * i3);
+}
 
 struct JournalBearing {
   BearingModel model = BearingModel::kLong;
@@ -143,14 +186,7 @@ struct JournalBearing {
       F_r = -k * eps_dot / (one_m * sqrt(one_m));
       F_t = k * eps * omega_bar / ((2.0 + eps * eps) * sqrt(one_m));
     } else {
-      const double k = mu * R * L * L * L / (c * c);
-      using std::abs;
-      const S w = abs(omega_bar);
-      const double sign = value_of(omega_bar) >= 0.0 ? 1.0 : -1.0;
-      F_r = -k * (eps * eps * w / (one_m * one_m) +
-                  pi * (1.0 + 2.0 * eps * eps) * eps_dot / (2.0 * one_m * one_m * sqrt(one_m)));
-      F_t = sign * k *
-            (pi * eps * w / (4.0 * one_m * sqrt(one_m)) + 2.0 * eps * eps_dot / (one_m * one_m));
+      short_film_forces(eps, eps_dot, omega_bar, mu * R * L * L * L / (c * c), F_r, F_t);
     }
     return F_r * n + F_t * t;
   }
