@@ -11,30 +11,22 @@ namespace cs {
 
 namespace {
 
-template <class... Args>
-[[noreturn]] void fail(const std::string& parameter, const Args&... args) {
-  std::ostringstream os;
-  os.precision(10);
-  (os << ... << args);
-  throw GearError(parameter, os.str());
-}
-
 bool nearly_equal(double a, double b) {
   return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a));
 }
 
 void check_mates(const GearParameters& p1, const GearParameters& p2) {
   if (!nearly_equal(p1.normal_module, p2.normal_module))
-    fail("module", "the two gears have different normal modules (", p1.normal_module, " and ",
-         p2.normal_module, " m)");
+    throw_gear_error("module", "the two gears have different normal modules (", p1.normal_module,
+                     " and ", p2.normal_module, " m)");
   if (!nearly_equal(p1.normal_pressure_angle, p2.normal_pressure_angle))
-    fail("pressure_angle", "the two gears have different normal pressure angles");
+    throw_gear_error("pressure_angle", "the two gears have different normal pressure angles");
   if (!nearly_equal(p1.helix_angle, p2.helix_angle))
-    fail("helix_angle", "the two gears have different helix angles");
+    throw_gear_error("helix_angle", "the two gears have different helix angles");
   if (p1.helix_angle > 0 && p1.hand == p2.hand)
-    fail("hand", "the gears of an external helical pair need opposite hands");
+    throw_gear_error("hand", "the gears of an external helical pair need opposite hands");
   if (p1.double_helical != p2.double_helical)
-    fail("double_helical", "one gear is double-helical and the other is not");
+    throw_gear_error("double_helical", "one gear is double-helical and the other is not");
 }
 
 // The working transverse pressure angle at which the two flanks close without backlash:
@@ -44,7 +36,8 @@ void check_mates(const GearParameters& p1, const GearParameters& p2) {
 double zero_backlash_angle(double z_sum, double thickness_sum_over_m_t, double alpha_t) {
   const double inv_w = involute(alpha_t) + (thickness_sum_over_m_t - M_PI) / z_sum;
   if (inv_w <= 0.0)
-    fail("profile_shift", "the sum of the profile shifts is too negative for the pair to mesh");
+    throw_gear_error("profile_shift",
+                     "the sum of the profile shifts is too negative for the pair to mesh");
   return inverse_involute(inv_w);
 }
 
@@ -55,18 +48,20 @@ void check_engagement(const GearGeometry& g1, const GearGeometry& g2, GearPairGe
   const double line = pair.a * std::sin(pair.alpha_wt);  // T₁T₂
   const double r_b1 = g1.d_b / 2, r_b2 = g2.d_b / 2;
   if (pair.c_12 <= 0.0)
-    fail("centre_distance", "at a = ", pair.a, " m the tip of gear 1 reaches the root of gear 2");
+    throw_gear_error("centre_distance", "at a = ", pair.a,
+                     " m the tip of gear 1 reaches the root of gear 2");
   if (pair.c_21 <= 0.0)
-    fail("centre_distance", "at a = ", pair.a, " m the tip of gear 2 reaches the root of gear 1");
+    throw_gear_error("centre_distance", "at a = ", pair.a,
+                     " m the tip of gear 2 reaches the root of gear 1");
   if (line - roll_length(g2.d_a / 2, r_b2) < roll_length(g1.d_form / 2, r_b1))
-    fail("centre_distance", "at a = ", pair.a,
-         " m the tip of gear 2 meets gear 1 below its involute (in the root fillet)");
+    throw_gear_error("centre_distance", "at a = ", pair.a,
+                     " m the tip of gear 2 meets gear 1 below its involute (in the root fillet)");
   if (line - roll_length(g1.d_a / 2, r_b1) < roll_length(g2.d_form / 2, r_b2))
-    fail("centre_distance", "at a = ", pair.a,
-         " m the tip of gear 1 meets gear 2 below its involute (in the root fillet)");
+    throw_gear_error("centre_distance", "at a = ", pair.a,
+                     " m the tip of gear 1 meets gear 2 below its involute (in the root fillet)");
   if (pair.eps_alpha < 1.0)
-    fail("centre_distance", "at a = ", pair.a, " m the transverse contact ratio is ",
-         pair.eps_alpha, " < 1: the pair cannot mesh continuously");
+    throw_gear_error("centre_distance", "at a = ", pair.a, " m the transverse contact ratio is ",
+                     pair.eps_alpha, " < 1: the pair cannot mesh continuously");
 }
 
 void set_contact_ratios(const GearParameters& p1, const GearParameters& p2, const GearGeometry& g1,
@@ -95,11 +90,13 @@ GearPairGeometry gear_pair_geometry(const GearParameters& p1, const GearParamete
   const double cos_ref = pair.a_0 * std::cos(g1.alpha_t);  // a cos α_wt is constant
   pair.a_w = cos_ref / std::cos(zero_backlash_angle(z_sum, nominal_sum, g1.alpha_t));
   if (!std::isfinite(centre_distance) || centre_distance < 0.0)
-    fail("centre_distance", "expected a positive distance [m], found ", centre_distance);
+    throw_gear_error("centre_distance", "expected a positive distance [m], found ",
+                     centre_distance);
   pair.a = centre_distance > 0.0 ? centre_distance : pair.a_w;
   if (pair.a <= (g1.d_b + g2.d_b) / 2)
-    fail("centre_distance", "a = ", pair.a, " m is not larger than the sum of the base radii (",
-         (g1.d_b + g2.d_b) / 2, " m): the gears cannot mesh");
+    throw_gear_error("centre_distance", "a = ", pair.a,
+                     " m is not larger than the sum of the base radii (", (g1.d_b + g2.d_b) / 2,
+                     " m): the gears cannot mesh");
   pair.alpha_wt = std::acos(cos_ref / pair.a);
   pair.d_w1 = 2 * pair.a / (1 + pair.u);
   pair.d_w2 = pair.u * pair.d_w1;
@@ -111,8 +108,9 @@ GearPairGeometry gear_pair_geometry(const GearParameters& p1, const GearParamete
   if (pair.j_t < -1e-9 * p1.normal_module) {
     const double fitting_sum = g1.s_t / g1.m_t + g2.s_t / g2.m_t;
     const double a_fit = cos_ref / std::cos(zero_backlash_angle(z_sum, fitting_sum, g1.alpha_t));
-    fail("centre_distance", "at a = ", pair.a, " m the teeth interfere (backlash j_t = ", pair.j_t,
-         " m); they fit from a = ", a_fit, " m on");
+    throw_gear_error("centre_distance", "at a = ", pair.a,
+                     " m the teeth interfere (backlash j_t = ", pair.j_t,
+                     " m); they fit from a = ", a_fit, " m on");
   }
   pair.c_12 = pair.a - g1.d_a / 2 - g2.d_f / 2;
   pair.c_21 = pair.a - g2.d_a / 2 - g1.d_f / 2;

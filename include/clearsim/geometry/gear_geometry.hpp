@@ -7,6 +7,7 @@
 // mesh, ...) throw GearError naming the parameter, so a reader can point at the key.
 #pragma once
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,15 @@ class GearError : public std::invalid_argument {
   std::string parameter_;
   std::string message_;
 };
+
+// Throws GearError(parameter, the stream arguments written out with 10 significant digits).
+template <class... Args>
+[[noreturn]] void throw_gear_error(const std::string& parameter, const Args&... args) {
+  std::ostringstream os;
+  os.precision(10);
+  (os << ... << args);
+  throw GearError(parameter, os.str());
+}
 
 enum class HelixHand { kRight, kLeft };  // right: the tooth trace turns like a right-hand screw
 
