@@ -7,6 +7,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/csv_writer.hpp"
+#include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/io/progress.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
@@ -24,19 +25,6 @@ const char* analysis_name(cs::Analysis a) {
       return "static";
   }
   return "?";
-}
-
-// Default channels when the model file names none: every body's position and velocity, and
-// the energies.
-std::vector<std::string> default_channels(const cs::Model& m) {
-  std::vector<std::string> c;
-  for (const auto& b : m.bodies) {
-    c.push_back(b.name + ".position");
-    c.push_back(b.name + ".velocity");
-  }
-  c.push_back("system.kinetic_energy");
-  c.push_back("system.potential_energy");
-  return c;
 }
 
 // Writes each output point to the CSV file and keeps the progress bar moving.
@@ -57,32 +45,16 @@ class Output final : public cs::StepObserver {
   std::vector<double> values_;
 };
 
-// Resolves the model's channels; on an unknown one prints "FILE:LINE:COL: error: ..." (the
-// position of that list item) and returns null.
-std::unique_ptr<cs::ChannelSet> resolve_channels(const cs::LoadedModel& lm, const cs::System& sys) {
-  const auto& out = lm.run.output;
-  if (out.channels.empty())
-    return std::make_unique<cs::ChannelSet>(sys, default_channels(lm.model));
-  for (std::size_t k = 0; k < out.channels.size(); ++k) {
-    try {
-      cs::ChannelSet one(sys, {out.channels[k]});
-    } catch (const std::invalid_argument& e) {
-      if (k < out.channel_positions.size()) {
-        std::fprintf(stderr, "%s:%d:%d: error: output.channels: %s\n", lm.path.c_str(),
-                     out.channel_positions[k].first, out.channel_positions[k].second, e.what());
-      } else {
-        std::fprintf(stderr, "%s: error: %s\n", lm.path.c_str(), e.what());
-      }
-      return nullptr;
-    }
-  }
-  return std::make_unique<cs::ChannelSet>(sys, out.channels);
+std::vector<cs::Override> parse_overrides(const std::vector<std::string>& assignments) {
+  std::vector<cs::Override> overrides;
+  for (const auto& a : assignments) overrides.push_back(cs::parse_override(a));
+  return overrides;
 }
 
-int check(const std::string& path) {
-  cs::LoadedModel lm = cs::load_model_file(path);
+int check(const std::string& path, const std::vector<std::string>& sets) {
+  cs::LoadedModel lm = cs::load_model_file(path, parse_overrides(sets));
   cs::System sys(lm.model);
-  if (!resolve_channels(lm, sys)) return 1;
+  cs::model_channels(lm, sys);
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), why.c_str());
     return 1;
@@ -114,20 +86,20 @@ int list_channels(const std::string& path) {
 
 struct RunOptions {
   std::string model, out;
+  std::vector<std::string> sets;  // PATH=VALUE overrides
   double end = -1, step = -1;
   int every = 0;
   bool quiet = false;
 };
 
 int run(const RunOptions& o) {
-  cs::LoadedModel lm = cs::load_model_file(o.model);
+  cs::LoadedModel lm = cs::load_model_file(o.model, parse_overrides(o.sets));
   if (o.end > 0) lm.run.solver.end = o.end;
   if (o.step > 0) lm.run.solver.step = o.step;
   if (o.every > 0) lm.run.output.every = o.every;
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   cs::System sys(lm.model);
-  std::unique_ptr<cs::ChannelSet> channels = resolve_channels(lm, sys);
-  if (!channels) return 1;
+  const auto channels = std::make_unique<cs::ChannelSet>(cs::model_channels(lm, sys));
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
     return 1;
@@ -173,16 +145,21 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--step", ro.step, "override solver.step [s]");
   run_cmd->add_option("--every", ro.every, "override output.every");
   run_cmd->add_flag("-q,--quiet", ro.quiet, "no progress bar and no summary");
+  run_cmd->add_option("--set", ro.sets,
+                      "override a value of the model file: PATH=VALUE, e.g. "
+                      "joints.rod_slider.clearance.radial=1e-3 (repeatable; value in YAML)");
 
+  std::vector<std::string> check_sets;
   auto* check_cmd = app.add_subcommand("check", "validate a model file without running it");
   check_cmd->add_option("model", model, "model file (YAML)")->required();
+  check_cmd->add_option("--set", check_sets, "override a value of the model file: PATH=VALUE");
   auto* chan_cmd = app.add_subcommand("channels", "list every output channel a model offers");
   chan_cmd->add_option("model", model, "model file (YAML)")->required();
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return run(ro);
-    if (*check_cmd) return check(model);
+    if (*check_cmd) return check(model, check_sets);
     if (*chan_cmd) return list_channels(model);
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
