@@ -1,4 +1,5 @@
-// The clearsim command line: run, check and list the channels of a model file.
+// The clearsim command line: run, check and list the channels of a model file; sweep a grid of
+// parameter values (sweep_command.cpp).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "clearsim/io/progress.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "sweep_command.hpp"
 
 namespace {
 
@@ -156,11 +158,15 @@ int main(int argc, char** argv) {
   auto* chan_cmd = app.add_subcommand("channels", "list every output channel a model offers");
   chan_cmd->add_option("model", model, "model file (YAML)")->required();
 
+  clearsim_cli::SweepCommand sweep;
+  auto* sweep_cmd = sweep.add_to(app);
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return run(ro);
     if (*check_cmd) return check(model, check_sets);
     if (*chan_cmd) return list_channels(model);
+    if (*sweep_cmd) return sweep.run();
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
