@@ -91,3 +91,15 @@ def test_progress_callback_and_channel_choice():
     assert list(r.channels) == ["time", "slider.position.x"]
     assert len(r.time) == 201
     assert calls[-1] == (r.time[-1], 0.02)
+
+
+def test_exception_in_progress_callback_stops_the_run():
+    calls = []
+
+    def progress(t, end):
+        calls.append(t)
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        clearsim.load(MODEL, {"solver.end": 0.1}).run(progress=progress)
+    assert len(calls) == 1
