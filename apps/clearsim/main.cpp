@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/channels.hpp"
@@ -11,6 +13,7 @@
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/io/progress.hpp"
+#include "clearsim/io/result_writer.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "sweep_command.hpp"
@@ -32,7 +35,7 @@ const char* analysis_name(cs::Analysis a) {
 // Writes each output point to the CSV file and keeps the progress bar moving.
 class Output final : public cs::StepObserver {
  public:
-  Output(const cs::ChannelSet& channels, cs::CsvWriter& csv, cs::ProgressBar& bar)
+  Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar)
       : channels_(channels), csv_(csv), bar_(bar) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     channels_.evaluate(s, stats, values_);
@@ -42,7 +45,7 @@ class Output final : public cs::StepObserver {
 
  private:
   const cs::ChannelSet& channels_;
-  cs::CsvWriter& csv_;
+  cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   std::vector<double> values_;
 };
@@ -94,6 +97,25 @@ struct RunOptions {
   bool quiet = false;
 };
 
+// What an HDF5 result records besides the channels: the model file's text, the overrides and
+// the run settings.
+cs::ResultMetadata metadata(const cs::LoadedModel& lm, const RunOptions& o) {
+  cs::ResultMetadata m;
+  std::ifstream in(o.model, std::ios::binary);
+  std::ostringstream text, sets;
+  text << in.rdbuf();
+  for (const auto& s : o.sets) sets << s << '\n';
+  m.text = {{"model", text.str()},
+            {"model_file", o.model},
+            {"overrides", sets.str()},
+            {"analysis", analysis_name(lm.run.solver.analysis)},
+            {"clearsim_version", CLEARSIM_VERSION}};
+  m.numbers = {{"solver.end", lm.run.solver.end},
+               {"solver.step", lm.run.solver.step},
+               {"output.every", lm.run.output.every}};
+  return m;
+}
+
 int run(const RunOptions& o) {
   cs::LoadedModel lm = cs::load_model_file(o.model, parse_overrides(o.sets));
   if (o.end > 0) lm.run.solver.end = o.end;
@@ -109,7 +131,8 @@ int run(const RunOptions& o) {
   std::string out = o.out;
   if (out.empty()) out = lm.run.output.file;
   if (out.empty()) out = std::filesystem::path(o.model).stem().string() + ".csv";
-  cs::CsvWriter csv(out, channels->names());
+  const auto writer = cs::open_result_writer(out, channels->names(), metadata(lm, o));
+  cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   Output observer(*channels, csv, bar);
   std::vector<std::string> notes;
@@ -142,7 +165,9 @@ int main(int argc, char** argv) {
   auto* run_cmd =
       app.add_subcommand("run", "simulate a model file and write a CSV of its channels");
   run_cmd->add_option("model", ro.model, "model file (YAML)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("-o,--output", ro.out, "result CSV (default: output.file or <model>.csv)");
+  run_cmd->add_option("-o,--output", ro.out,
+                      "result file: CSV, or HDF5 if it ends in .h5 (default: output.file or "
+                      "<model>.csv)");
   run_cmd->add_option("--end", ro.end, "override solver.end [s]");
   run_cmd->add_option("--step", ro.step, "override solver.step [s]");
   run_cmd->add_option("--every", ro.every, "override output.every");
