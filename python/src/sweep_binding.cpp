@@ -83,8 +83,20 @@ void register_sweep(py::module_& m) {
         options.out_dir = out_dir;
         options.channel = channel;
         options.jobs = jobs;
-        py::gil_scoped_release release;
-        return cs::run_sweep(source.text, source.name, axes, options);
+        // Ctrl-C (or any pending signal handler that raises) stops the sweep.
+        bool signalled = false;
+        options.interrupted = [&signalled] {
+          py::gil_scoped_acquire gil;
+          signalled = PyErr_CheckSignals() != 0;
+          return signalled;
+        };
+        try {
+          py::gil_scoped_release release;
+          return cs::run_sweep(source.text, source.name, axes, options);
+        } catch (const cs::SweepInterrupted&) {
+          if (signalled) throw py::error_already_set();
+          throw;
+        }
       },
       py::arg("source"), py::arg("axes"), py::arg("out_dir"), py::arg("channel"), py::arg("jobs"));
 }

@@ -93,3 +93,40 @@ def test_dask_cluster_gives_the_local_results_bit_for_bit(local, tmp_path):
         assert np.array_equal(ta, tb) and np.array_equal(va, vb)
         if a["ok"]:
             assert open(a["csv"], "rb").read() == open(b["csv"], "rb").read()
+
+
+def test_ctrl_c_stops_a_local_sweep_and_its_processes(tmp_path):
+    import os
+    import signal
+    import threading
+
+    # Runs of 5 s of model time (500 000 steps each): the signal comes long before they end.
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            clearsim.sweep(MODEL, {"solver.end": [5.0, 5.0]}, out_dir=str(tmp_path), jobs=2)
+    finally:
+        timer.cancel()
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".result")]
+    assert forked_children() == []  # every run's process was killed and reaped
+
+
+def forked_children():
+    """Our child processes that are forks of this interpreter (same command line)."""
+    import os
+    me = os.getpid()
+    with open(f"/proc/{me}/cmdline", "rb") as f:
+        mine = f.read()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                same = f.read() == mine
+        except OSError:
+            continue
+        if ppid == me and same:
+            found.append(int(pid))
+    return found

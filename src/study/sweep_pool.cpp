@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,7 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
   std::vector<SweepRun> done(jobs.size());
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;
+  auto last_check = std::chrono::steady_clock::now();
   std::fflush(nullptr);  // a child must not write the parent's buffered output again
   while (next < jobs.size() || !running.empty()) {
     while (running.size() < max_running && next < jobs.size()) {
@@ -120,6 +122,20 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
       }
     }
     if (!reaped && !running.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const auto now = std::chrono::steady_clock::now();
+    if (options.interrupted && now - last_check >= std::chrono::milliseconds(100)) {
+      last_check = now;
+      if (options.interrupted()) {
+        for (const auto& [pid, k] : running) kill(pid, SIGKILL);
+        for (const auto& [pid, k] : running) {
+          int status = 0;
+          waitpid(pid, &status, 0);
+          std::error_code ec;
+          std::filesystem::remove(jobs[k].result_file, ec);
+        }
+        throw SweepInterrupted();
+      }
+    }
   }
 
   SweepResult result;

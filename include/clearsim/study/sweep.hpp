@@ -9,7 +9,9 @@
 // others go on.
 #pragma once
 
+#include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,13 @@ struct SweepOptions {
   std::string out_dir = "sweep";  // run CSVs and the table (sweep.csv)
   std::string channel;            // compared with the reference run; empty: the first channel
   int jobs = 0;                   // processes at a time; 0: every core
+  // Asked about ten times a second while runs go on; when it returns true the running children
+  // are killed and run_sweep throws SweepInterrupted (Ctrl-C in Python).
+  std::function<bool()> interrupted;
+};
+
+struct SweepInterrupted : std::runtime_error {
+  SweepInterrupted() : std::runtime_error("the sweep was interrupted") {}
 };
 
 struct SweepResult {
