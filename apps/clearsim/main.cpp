@@ -1,17 +1,23 @@
-// The clearsim command line: run, check and list the channels of a model file; generate gears.
+// The clearsim command line: run, check and list the channels of a model file; sweep a grid of
+// parameter values (sweep_command.cpp); generate gears (gear_command.cpp).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/csv_writer.hpp"
+#include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/io/progress.hpp"
+#include "clearsim/io/result_writer.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "gear_command.hpp"
+#include "sweep_command.hpp"
 
 namespace {
 
@@ -27,23 +33,10 @@ const char* analysis_name(cs::Analysis a) {
   return "?";
 }
 
-// Default channels when the model file names none: every body's position and velocity, and
-// the energies.
-std::vector<std::string> default_channels(const cs::Model& m) {
-  std::vector<std::string> c;
-  for (const auto& b : m.bodies) {
-    c.push_back(b.name + ".position");
-    c.push_back(b.name + ".velocity");
-  }
-  c.push_back("system.kinetic_energy");
-  c.push_back("system.potential_energy");
-  return c;
-}
-
 // Writes each output point to the CSV file and keeps the progress bar moving.
 class Output final : public cs::StepObserver {
  public:
-  Output(const cs::ChannelSet& channels, cs::CsvWriter& csv, cs::ProgressBar& bar)
+  Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar)
       : channels_(channels), csv_(csv), bar_(bar) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     channels_.evaluate(s, stats, values_);
@@ -53,37 +46,21 @@ class Output final : public cs::StepObserver {
 
  private:
   const cs::ChannelSet& channels_;
-  cs::CsvWriter& csv_;
+  cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   std::vector<double> values_;
 };
 
-// Resolves the model's channels; on an unknown one prints "FILE:LINE:COL: error: ..." (the
-// position of that list item) and returns null.
-std::unique_ptr<cs::ChannelSet> resolve_channels(const cs::LoadedModel& lm, const cs::System& sys) {
-  const auto& out = lm.run.output;
-  if (out.channels.empty())
-    return std::make_unique<cs::ChannelSet>(sys, default_channels(lm.model));
-  for (std::size_t k = 0; k < out.channels.size(); ++k) {
-    try {
-      cs::ChannelSet one(sys, {out.channels[k]});
-    } catch (const std::invalid_argument& e) {
-      if (k < out.channel_positions.size()) {
-        std::fprintf(stderr, "%s:%d:%d: error: output.channels: %s\n", lm.path.c_str(),
-                     out.channel_positions[k].first, out.channel_positions[k].second, e.what());
-      } else {
-        std::fprintf(stderr, "%s: error: %s\n", lm.path.c_str(), e.what());
-      }
-      return nullptr;
-    }
-  }
-  return std::make_unique<cs::ChannelSet>(sys, out.channels);
+std::vector<cs::Override> parse_overrides(const std::vector<std::string>& assignments) {
+  std::vector<cs::Override> overrides;
+  for (const auto& a : assignments) overrides.push_back(cs::parse_override(a));
+  return overrides;
 }
 
-int check(const std::string& path) {
-  cs::LoadedModel lm = cs::load_model_file(path);
+int check(const std::string& path, const std::vector<std::string>& sets) {
+  cs::LoadedModel lm = cs::load_model_file(path, parse_overrides(sets));
   cs::System sys(lm.model);
-  if (!resolve_channels(lm, sys)) return 1;
+  cs::model_channels(lm, sys);
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), why.c_str());
     return 1;
@@ -115,20 +92,39 @@ int list_channels(const std::string& path) {
 
 struct RunOptions {
   std::string model, out;
+  std::vector<std::string> sets;  // PATH=VALUE overrides
   double end = -1, step = -1;
   int every = 0;
   bool quiet = false;
 };
 
+// What an HDF5 result records besides the channels: the model file's text, the overrides and
+// the run settings.
+cs::ResultMetadata metadata(const cs::LoadedModel& lm, const RunOptions& o) {
+  cs::ResultMetadata m;
+  std::ifstream in(o.model, std::ios::binary);
+  std::ostringstream text, sets;
+  text << in.rdbuf();
+  for (const auto& s : o.sets) sets << s << '\n';
+  m.text = {{"model", text.str()},
+            {"model_file", o.model},
+            {"overrides", sets.str()},
+            {"analysis", analysis_name(lm.run.solver.analysis)},
+            {"clearsim_version", CLEARSIM_VERSION}};
+  m.numbers = {{"solver.end", lm.run.solver.end},
+               {"solver.step", lm.run.solver.step},
+               {"output.every", lm.run.output.every}};
+  return m;
+}
+
 int run(const RunOptions& o) {
-  cs::LoadedModel lm = cs::load_model_file(o.model);
+  cs::LoadedModel lm = cs::load_model_file(o.model, parse_overrides(o.sets));
   if (o.end > 0) lm.run.solver.end = o.end;
   if (o.step > 0) lm.run.solver.step = o.step;
   if (o.every > 0) lm.run.output.every = o.every;
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   cs::System sys(lm.model);
-  std::unique_ptr<cs::ChannelSet> channels = resolve_channels(lm, sys);
-  if (!channels) return 1;
+  const auto channels = std::make_unique<cs::ChannelSet>(cs::model_channels(lm, sys));
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
     return 1;
@@ -136,7 +132,8 @@ int run(const RunOptions& o) {
   std::string out = o.out;
   if (out.empty()) out = lm.run.output.file;
   if (out.empty()) out = std::filesystem::path(o.model).stem().string() + ".csv";
-  cs::CsvWriter csv(out, channels->names());
+  const auto writer = cs::open_result_writer(out, channels->names(), metadata(lm, o));
+  cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   Output observer(*channels, csv, bar);
   std::vector<std::string> notes;
@@ -169,24 +166,35 @@ int main(int argc, char** argv) {
   auto* run_cmd =
       app.add_subcommand("run", "simulate a model file and write a CSV of its channels");
   run_cmd->add_option("model", ro.model, "model file (YAML)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("-o,--output", ro.out, "result CSV (default: output.file or <model>.csv)");
+  run_cmd->add_option("-o,--output", ro.out,
+                      "result file: CSV, or HDF5 if it ends in .h5 (default: output.file or "
+                      "<model>.csv)");
   run_cmd->add_option("--end", ro.end, "override solver.end [s]");
   run_cmd->add_option("--step", ro.step, "override solver.step [s]");
   run_cmd->add_option("--every", ro.every, "override output.every");
   run_cmd->add_flag("-q,--quiet", ro.quiet, "no progress bar and no summary");
+  run_cmd->add_option("--set", ro.sets,
+                      "override a value of the model file: PATH=VALUE, e.g. "
+                      "joints.rod_slider.clearance.radial=1e-3 (repeatable; value in YAML)");
 
+  std::vector<std::string> check_sets;
   auto* check_cmd = app.add_subcommand("check", "validate a model file without running it");
   check_cmd->add_option("model", model, "model file (YAML)")->required();
+  check_cmd->add_option("--set", check_sets, "override a value of the model file: PATH=VALUE");
   auto* chan_cmd = app.add_subcommand("channels", "list every output channel a model offers");
   chan_cmd->add_option("model", model, "model file (YAML)")->required();
   auto* gear_cmd = cs::cli::add_gear_command(app);
 
+  clearsim_cli::SweepCommand sweep;
+  auto* sweep_cmd = sweep.add_to(app);
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return run(ro);
-    if (*check_cmd) return check(model);
+    if (*check_cmd) return check(model, check_sets);
     if (*chan_cmd) return list_channels(model);
     if (*gear_cmd) return cs::cli::run_gear_command();
+    if (*sweep_cmd) return sweep.run();
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

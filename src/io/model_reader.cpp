@@ -5,12 +5,14 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "model_overrides.hpp"
 #include "model_reader_sections.hpp"
 #include "yaml_access.hpp"
 
@@ -184,14 +186,20 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
 }  // namespace
 }  // namespace model_file
 
-LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name) {
+LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
+                              const std::vector<Override>& overrides) {
   using model_file::Source;
   Source source(display_name);
   LoadedModel out;
   out.path = display_name;
   try {
-    const YAML::Node doc = model_file::parse_document(yaml_text, source);
+    YAML::Node doc = model_file::parse_document(yaml_text, source);
+    const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
+    model_file::apply_overrides(doc, lines, overrides, source);
     model_file::read_model(doc, source, out);
+    // A channel given by an override has no position in the file.
+    for (auto& [line, column] : out.run.output.channel_positions)
+      if (source.override_at({line, column}) != nullptr) line = column = 0;
   } catch (const ModelFileError&) {
     throw;
   } catch (const YAML::Exception& e) {
@@ -202,7 +210,7 @@ LoadedModel load_model_string(const std::string& yaml_text, const std::string& d
   return out;
 }
 
-LoadedModel load_model_file(const std::string& path) {
+LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ModelFileError(path, 0, 0, "cannot read the model file: it is a directory");
@@ -213,7 +221,7 @@ LoadedModel load_model_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ModelFileError(path, 0, 0, "cannot read the model file");
-  return load_model_string(text.str(), path);
+  return load_model_string(text.str(), path, overrides);
 }
 
 }  // namespace cs

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "clearsim/io/model_reader.hpp"
 
@@ -70,13 +71,32 @@ Position to_position(const YAML::Mark& mark, Position fallback) {
   return {mark.line + 1, mark.column + 1};
 }
 
+void Source::set_overrides(int first_line, int lines_each, std::vector<std::string> labels) {
+  override_line_ = first_line;
+  override_lines_each_ = std::max(1, lines_each);
+  override_labels_ = std::move(labels);
+}
+
+const std::string* Source::override_at(Position at) const {
+  if (override_line_ <= 0 || at.line < override_line_) return nullptr;
+  const auto k = static_cast<std::size_t>((at.line - override_line_) / override_lines_each_);
+  return k < override_labels_.size() ? &override_labels_[k] : nullptr;
+}
+
 void Source::fail(Position at, const std::string& message) const {
+  if (const std::string* label = override_at(at))
+    throw ModelFileError(name_, 0, 0, "override " + *label + ": " + message);
   throw ModelFileError(name_, at.line, at.column, message);
 }
 
 void Source::warn(Position at, const std::string& message) {
-  warnings_.push_back(name_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                      ": warning: " + message);
+  std::ostringstream os;
+  if (const std::string* label = override_at(at)) {
+    os << name_ << ": warning: override " << *label << ": " << message;
+  } else {
+    os << name_ << ":" << at.line << ":" << at.column << ": warning: " << message;
+  }
+  warnings_.push_back(os.str());
 }
 
 void Cursor::expected(const std::string& what) const {

@@ -30,6 +30,10 @@ struct Position {
 Position to_position(const YAML::Mark& mark, Position fallback);
 
 // The file being read: its display name, for messages, and the warnings collected so far.
+//
+// Values given as overrides (model_overrides.hpp) are parsed with line numbers past the end of
+// the file: override k occupies the lines first_line + k·lines_each onwards. A message at such a
+// line names the override ("override PATH=VALUE: ...") instead of a file position.
 class Source {
  public:
   explicit Source(std::string display_name) : name_(std::move(display_name)) {}
@@ -38,9 +42,18 @@ class Source {
   void warn(Position at, const std::string& message);
   const std::vector<std::string>& warnings() const { return warnings_; }
 
+  // Lines from `first_line` (1-based) on belong to the overrides `labels`, `lines_each` lines
+  // apiece.
+  void set_overrides(int first_line, int lines_each, std::vector<std::string> labels);
+  // The override a position lies in, or nullptr when it is in the file.
+  const std::string* override_at(Position at) const;
+
  private:
   std::string name_;
   std::vector<std::string> warnings_;
+  int override_line_ = 0;  // 0: no overrides
+  int override_lines_each_ = 1;
+  std::vector<std::string> override_labels_;
 };
 
 // A node of the document with its dotted path (for messages) and the position to report: the

@@ -8,19 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "clearsim/io/result_writer.hpp"
+
 namespace cs {
 
-class CsvWriter {
+class CsvWriter final : public ResultWriter {
  public:
   // Throws std::runtime_error if the file cannot be opened. Creates missing parent folders.
   CsvWriter(const std::string& path, const std::vector<std::string>& channels);
-  ~CsvWriter();
+  ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
-  void write(double t, const std::vector<double>& values);
-  void flush();
-  long rows() const { return rows_; }
+  void write(double t, const std::vector<double>& values) override;
+  void flush() override;
+  long rows() const override { return rows_; }
 
  private:
   std::FILE* file_ = nullptr;

@@ -18,7 +18,8 @@
 namespace cs {
 
 // An error in a model file. what() is "FILE:LINE:COL: error: MESSAGE" (line and column 1-based),
-// or "FILE: error: MESSAGE" when there is no position (the file cannot be read: line() == 0).
+// or "FILE: error: MESSAGE" when there is no position (the file cannot be read, or the error is
+// in an override: line() == 0; MESSAGE then starts with "override PATH=VALUE: ").
 class ModelFileError : public std::runtime_error {
  public:
   ModelFileError(std::string file, int line, int column, std::string message);
@@ -44,10 +45,29 @@ struct LoadedModel {
   std::string path;  // the file name used in messages
 };
 
-// Reads and validates the model file at `path`. Throws ModelFileError.
-LoadedModel load_model_file(const std::string& path);
+// A change to the model file before it is read: the value at `path` becomes `value`.
+//   path   the dotted path of a key as error messages name it, with [k] for list items:
+//          joints.rod_slider.clearance.radial, gravity[2], output.channels[0]. Every part must
+//          exist, except the last key of a map, which is added (and then checked like any key).
+//   value  YAML text: 0.5e-3, nsga, [0, 0, -9.81], {radial: 0.5e-3, restitution: 0.9}.
+// Overrides are applied in order to the parsed document, so the value is validated exactly as
+// if it were written in the file; an error in it is reported as
+//   model.yaml: error: override joints.rod_slider.clearance.radial=-1: joints.rod_slider....
+// and a path that does not exist names the missing key and the keys that do exist.
+struct Override {
+  std::string path;
+  std::string value;
+};
+
+// "PATH=VALUE" (the command line's --set) as an Override; throws std::invalid_argument when
+// there is no '=' or the path is empty.
+Override parse_override(const std::string& assignment);
+
+// Reads and validates the model file at `path`, with `overrides` applied. Throws ModelFileError.
+LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides = {});
 
 // Same for YAML text held in memory; `display_name` stands for the file name in messages.
-LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name);
+LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
+                              const std::vector<Override>& overrides = {});
 
 }  // namespace cs

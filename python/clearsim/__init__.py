@@ -1,0 +1,40 @@
+"""clearsim: dynamics of mechanisms with clearance joints, from Python.
+
+Read a model file (or YAML text), change any of its values by path, run it or step it, and get
+its channels as numpy arrays::
+
+    import clearsim
+    m = clearsim.load("examples/spherical_clearance_slider_crank/model.yaml",
+                      overrides={"joints.rod_slider.clearance.radial": 1e-3})
+    r = m.run(end=0.05, progress=True)
+    r["rod_slider.journal.x"]          # numpy array, one value per output point
+    r.summary["max_penetration"]        # run statistics
+
+    sim = m.simulation()               # step by step
+    while sim.time < 0.01:
+        sim.step()
+    sim.values()                       # the channels at the current state
+
+    table = clearsim.sweep(m, vary={"joints.rod_slider.clearance.radial": "2e-4:1e-3:4"})
+
+Errors in a model file raise ModelFileError (a ValueError) whose text is the reader's
+"FILE:LINE:COLUMN: error: ..." message; a run that stops early raises SimulationError.
+See docs/python.md.
+"""
+
+from ._core import ModelFileError, SimulationError
+from .model import Model, Result, load, loads
+from .simulation import Simulation
+from .sweep import SweepResult, sweep
+
+__all__ = [
+    "Model",
+    "ModelFileError",
+    "Result",
+    "Simulation",
+    "SimulationError",
+    "SweepResult",
+    "load",
+    "loads",
+    "sweep",
+]

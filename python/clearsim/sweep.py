@@ -1,0 +1,116 @@
+"""Parameter sweeps: a grid of overrides, run in processes on this machine or on a Dask
+cluster, summarised in one table (the same as `clearsim sweep`)."""
+
+import os
+import time
+
+import numpy as np
+
+from . import _core
+from .model import Model, load
+from .overrides import to_yaml
+
+
+class SweepResult:
+    """The runs of a sweep and their summary.
+
+    rows       one dict per grid point, in grid order: parameters {path: value text}, ok,
+               error, max_contact_force [N], max_penetration [m], contact_onsets,
+               impact_steps, rms_distance (of `channel` from the reference run),
+               wall_seconds, csv (the run's channels), summary (all run statistics)
+    reference  the same for the reference run (the model without the grid's overrides)
+    table      the path of the table written as CSV (sweep.csv)
+    wall_seconds  of the whole sweep
+
+    column("max_contact_force") is that column as a numpy array.
+    """
+
+    def __init__(self, core, table):
+        self._core = core
+        self.rows = [r.as_dict() for r in core.runs]
+        self.reference = core.reference.as_dict()
+        self.table = table
+        self.wall_seconds = core.wall_seconds
+
+    def column(self, name):
+        """A column of the rows as a numpy array (a parameter by its path, or a summary key)."""
+        if self.rows and name in self.rows[0]["parameters"]:
+            return np.array([float(r["parameters"][name]) for r in self.rows])
+        return np.array([r[name] for r in self.rows])
+
+    def channel(self, k):
+        """The chosen channel of run k (k = "reference" for the reference) as (time, values)."""
+        run = self._core.reference if k == "reference" else self._core.runs[k]
+        return np.asarray(run.time), np.asarray(run.values)
+
+    @property
+    def failed(self):
+        """The rows of the runs that failed."""
+        return [r for r in self.rows if not r["ok"]]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __repr__(self):
+        return (f"<clearsim.SweepResult: {len(self.rows)} runs, {len(self.failed)} failed, "
+                f"table {self.table}>")
+
+
+def _axes(vary):
+    axes = []
+    for path, spec in vary.items():
+        if isinstance(spec, str):
+            axes.append(_core.SweepAxis(f"{path}={spec}"))
+        else:
+            axes.append(_core.SweepAxis(str(path), [to_yaml(v) for v in spec]))
+    return axes
+
+
+def _run_point(text, name, overrides, csv, channel):
+    # On a Dask worker: one run (the module is imported there).
+    from clearsim import _core as core
+
+    return core.run_sweep_point(text, name, [core.Override(p, v) for p, v in overrides], csv,
+                                channel)
+
+
+def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
+    """Runs `model` over every combination of the values in `vary` and returns a SweepResult.
+
+    model    a clearsim.Model (its overrides apply to every run) or a model-file path
+    vary     {path: values}: values is "a:b:n" (n values evenly spaced from a to b), a list
+             of values, or a numpy array; the first path varies slowest
+    out_dir  where each run's CSV and the table sweep.csv go
+    channel  the channel compared with the reference run (RMS distance); default: the
+             model's first output channel
+    jobs     processes at a time on this machine (default: every core)
+    client   a dask.distributed Client: the runs go to its workers instead (they need
+             `import clearsim` to work, and out_dir to be writable). Results are the same,
+             bit for bit, as a local run.
+    A run that fails is reported in its row (ok False, error); the others finish.
+    """
+    if not isinstance(model, Model):
+        model = load(model)
+    axes = _axes(vary)
+    os.makedirs(out_dir, exist_ok=True)
+    source = model._core.source
+    if client is None:
+        core = _core.run_sweep(source, axes, out_dir, channel, jobs or 0)
+    else:
+        start = time.monotonic()
+        base = [(o.path, o.value) for o in source.overrides]
+        points = [base] + [base + [(o.path, o.value) for o in point]
+                           for point in _core.sweep_grid(axes)]
+        csvs = [os.path.join(out_dir, "reference.csv")] + [
+            os.path.join(out_dir, f"run_{k:03d}.csv") for k in range(len(points) - 1)]
+        n = len(points)
+        futures = client.map(_run_point, [source.text] * n, [source.name] * n, points, csvs,
+                             [channel] * n, pure=False)
+        runs = client.gather(futures)
+        core = _core.SweepResult(axes, runs[0], runs[1:], time.monotonic() - start)
+    table = os.path.join(out_dir, "sweep.csv")
+    core.write_table(table)
+    return SweepResult(core, table)

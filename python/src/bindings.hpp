@@ -1,0 +1,54 @@
+// Shared pieces of the Python module clearsim._core (python/src): a model source that can be
+// re-read with more overrides, the conversions to Python objects, and the registration
+// functions of each binding file.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace clearsim_py {
+
+namespace py = pybind11;
+
+// A model file's text, its display name and the overrides to apply; read afresh for each run so
+// that runs never share state.
+struct ModelSource {
+  std::string text;
+  std::string name;
+  std::vector<cs::Override> overrides;
+
+  cs::LoadedModel load() const { return cs::load_model_string(text, name, overrides); }
+};
+
+// Solver settings a run may change without editing the model (as the command line's --end,
+// --step, --every).
+struct RunLimits {
+  std::optional<double> end, step;
+  std::optional<int> every;
+  void apply(cs::RunSettings& run) const;
+};
+
+// The run statistics as a dict (steps, newton_iterations, ..., max_penetration, wall_seconds,
+// ok, message).
+py::dict stats_dict(const cs::RunStats& stats);
+
+// Raised when a run stops early (clearsim.SimulationError).
+py::object simulation_error_type();
+[[noreturn]] void raise_simulation_error(const std::string& message, py::object partial);
+
+// Registration of each part of the module.
+void register_errors(py::module_& m);
+void register_model(py::module_& m);
+void register_simulation(py::module_& m);
+void register_sweep(py::module_& m);
+
+}  // namespace clearsim_py

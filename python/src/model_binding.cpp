@@ -1,0 +1,139 @@
+// clearsim._core.Model: a model file (or YAML text) with overrides, and its whole runs.
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "bindings.hpp"
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/io/model_channels.hpp"
+#include "run_collector.hpp"
+
+namespace clearsim_py {
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    // The reader's own message for a file it cannot open.
+    cs::load_model_file(path);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Model {
+ public:
+  explicit Model(ModelSource source)
+      : source_(std::move(source)),
+        loaded_(std::make_shared<const cs::LoadedModel>(source_.load())) {}
+
+  static Model from_file(const std::string& path, std::vector<cs::Override> overrides) {
+    return Model(ModelSource{read_file(path), path, std::move(overrides)});
+  }
+  static Model from_string(const std::string& text, const std::string& name,
+                           std::vector<cs::Override> overrides) {
+    return Model(ModelSource{text, name, std::move(overrides)});
+  }
+  Model with_overrides(const std::vector<cs::Override>& more) const {
+    ModelSource s = source_;
+    s.overrides.insert(s.overrides.end(), more.begin(), more.end());
+    return Model(std::move(s));
+  }
+
+  const ModelSource& source() const { return source_; }
+  const cs::LoadedModel& loaded() const { return *loaded_; }
+
+  std::vector<std::string> channels() const {
+    const cs::System sys(loaded_->model);
+    return cs::model_channels(*loaded_, sys).names();
+  }
+  std::vector<std::string> available_channels() const {
+    const cs::System sys(loaded_->model);
+    return cs::ChannelSet::available(sys);
+  }
+
+ private:
+  ModelSource source_;
+  std::shared_ptr<const cs::LoadedModel> loaded_;  // (shared: a Model is copied freely)
+};
+
+py::dict settings_dict(const cs::RunSettings& r) {
+  static const char* kAnalysis[] = {"dynamic", "kinematic", "static"};
+  py::dict d;
+  d["analysis"] = kAnalysis[static_cast<int>(r.solver.analysis)];
+  d["end"] = r.solver.end;
+  d["step"] = r.solver.step;
+  d["adaptive"] = r.solver.adaptive;
+  d["every"] = r.output.every;
+  d["channels"] = r.output.channels;
+  d["file"] = r.output.file;
+  return d;
+}
+
+py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
+              std::optional<std::vector<std::string>> channel_names) {
+  cs::LoadedModel lm = model.source().load();
+  limits.apply(lm.run);
+  cs::System sys(lm.model);
+  const cs::ChannelSet channels =
+      channel_names ? cs::ChannelSet(sys, *channel_names) : cs::model_channels(lm, sys);
+  if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty())
+    raise_simulation_error(lm.path + ": error: " + why, py::none());
+  RunCollector collector(channels, lm.run.solver.end, std::move(progress));
+  std::vector<std::string> notes;
+  cs::State state;
+  cs::RunStats stats;
+  collector.run_guarded([&] { stats = cs::run_analysis(sys, lm.run, collector, state, notes); });
+  return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
+}
+
+}  // namespace
+
+void register_model(py::module_& m) {
+  py::class_<cs::Override>(m, "Override")
+      .def(py::init<std::string, std::string>(), py::arg("path"), py::arg("value"))
+      .def_readonly("path", &cs::Override::path)
+      .def_readonly("value", &cs::Override::value);
+
+  py::class_<RunLimits>(m, "RunLimits")
+      .def(py::init(
+               [](std::optional<double> end, std::optional<double> step, std::optional<int> every) {
+                 return RunLimits{end, step, every};
+               }),
+           py::arg("end") = py::none(), py::arg("step") = py::none(),
+           py::arg("every") = py::none());
+
+  py::class_<ModelSource>(m, "ModelSource")
+      .def_readonly("text", &ModelSource::text)
+      .def_readonly("name", &ModelSource::name)
+      .def_readonly("overrides", &ModelSource::overrides);
+
+  py::class_<Model>(m, "Model")
+      .def_static("from_file", &Model::from_file, py::arg("path"), py::arg("overrides"))
+      .def_static("from_string", &Model::from_string, py::arg("text"), py::arg("name"),
+                  py::arg("overrides"))
+      .def("with_overrides", &Model::with_overrides, py::arg("overrides"))
+      .def_property_readonly("name", [](const Model& x) { return x.loaded().model.name; })
+      .def_property_readonly("path", [](const Model& x) { return x.source().name; })
+      .def_property_readonly("source", [](const Model& x) { return x.source(); })
+      .def_property_readonly("text", [](const Model& x) { return x.source().text; })
+      .def_property_readonly("overrides",
+                             [](const Model& x) {
+                               std::vector<std::pair<std::string, std::string>> o;
+                               for (const auto& [path, value] : x.source().overrides)
+                                 o.emplace_back(path, value);
+                               return o;
+                             })
+      .def_property_readonly("warnings", [](const Model& x) { return x.loaded().warnings; })
+      .def_property_readonly("settings",
+                             [](const Model& x) { return settings_dict(x.loaded().run); })
+      .def_property_readonly("num_bodies",
+                             [](const Model& x) { return x.loaded().model.num_bodies(); })
+      .def("channels", &Model::channels)
+      .def("available_channels", &Model::available_channels)
+      .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"));
+}
+
+}  // namespace clearsim_py

@@ -1,0 +1,66 @@
+#include "run_collector.hpp"
+
+namespace clearsim_py {
+
+RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress)
+    : channels_(channels),
+      t_end_(t_end),
+      progress_(std::move(progress)),
+      last_call_(std::chrono::steady_clock::now()) {}
+
+void RunCollector::on_output(const cs::State& s, const cs::RunStats& stats) {
+  channels_.evaluate(s, stats, values_);
+  time_.push_back(s.t);
+  data_.insert(data_.end(), values_.begin(), values_.end());
+}
+
+void RunCollector::on_step(const cs::State& s, const cs::RunStats& /*stats*/) {
+  // The clock is read every 64 steps; Python is entered at most ten times a second.
+  if (++steps_ % 64 != 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_call_ < std::chrono::milliseconds(100)) return;
+  last_call_ = now;
+  py::gil_scoped_acquire gil;
+  try {
+    if (!progress_.is_none()) progress_(s.t, t_end_);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  } catch (py::error_already_set& e) {
+    pending_ = std::make_unique<py::error_already_set>(std::move(e));
+    throw Abort{};
+  }
+}
+
+void RunCollector::run_guarded(const std::function<void()>& body) {
+  {
+    py::gil_scoped_release release;
+    try {
+      body();
+    } catch (const Abort&) {
+    }
+  }
+  if (pending_) {
+    pending_->restore();
+    pending_.reset();
+    throw py::error_already_set();
+  }
+  // A last call with the time reached, so that a bar can close.
+  if (!progress_.is_none() && !time_.empty()) progress_(time_.back(), t_end_);
+}
+
+py::dict RunCollector::arrays() const {
+  py::dict out;
+  const std::size_t n = time_.size();
+  const std::vector<std::string>& names = channels_.names();
+  py::array_t<double> t(static_cast<py::ssize_t>(n));
+  std::copy(time_.begin(), time_.end(), t.mutable_data());
+  out["time"] = t;
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    py::array_t<double> column(static_cast<py::ssize_t>(n));
+    double* dst = column.mutable_data();
+    for (std::size_t r = 0; r < n; ++r) dst[r] = data_[r * names.size() + c];
+    out[py::str(names[c])] = column;
+  }
+  return out;
+}
+
+}  // namespace clearsim_py

@@ -1,0 +1,86 @@
+#include "clearsim/io/result_writer.hpp"
+
+#include <stdexcept>
+
+#include "clearsim/io/csv_writer.hpp"
+#include "clearsim/io/hdf5_writer.hpp"
+
+namespace cs {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+bool hdf5_available() {
+#ifdef CLEARSIM_HAS_HDF5
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
+                                                 const std::vector<std::string>& channels,
+                                                 const ResultMetadata& metadata) {
+  if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
+    if (!hdf5_available())
+      throw std::runtime_error("cannot write '" + path +
+                               "': this build has no HDF5 (install libhdf5-dev and rebuild)");
+    return std::make_unique<Hdf5Writer>(path, channels, metadata);
+  }
+  return std::make_unique<CsvWriter>(path, channels);
+}
+
+std::string channel_unit(const std::string& channel) {
+  // The quantity is the last part of the name, or the one before a component x|y|z or a gap
+  // index (contact_force2).
+  std::string name = channel;
+  std::string quantity = name.substr(name.rfind('.') + 1);
+  if (quantity == "x" || quantity == "y" || quantity == "z") {
+    name = name.substr(0, name.rfind('.'));
+    quantity = name.substr(name.rfind('.') + 1);
+  }
+  while (!quantity.empty() && quantity.back() >= '0' && quantity.back() <= '9') quantity.pop_back();
+  static const std::vector<std::pair<std::string, std::string>> kUnits = {
+      {"position", "m"},
+      {"velocity", "m/s"},
+      {"acceleration", "m/s^2"},
+      {"angular_velocity", "rad/s"},
+      {"angular_acceleration", "rad/s^2"},
+      {"rotation", "rad"},
+      {"kinetic_energy", "J"},
+      {"potential_energy", "J"},
+      {"total_energy", "J"},
+      {"contact_force", "N"},
+      {"normal_force", "N"},
+      {"friction_force", "N"},
+      {"film_force", "N"},
+      {"force", "N"},
+      {"torque", "N*m"},
+      {"impulse", "N*s"},
+      {"gap", "m"},
+      {"journal", "m"},
+      {"eccentricity", "m"},
+      {"eccentricity_ratio", "1"},
+      {"contact_state", "1"},
+      {"contact_onsets", "1"},
+      {"impact_steps", "1"},
+      {"newton_iterations", "1"},
+      {"max_penetration", "m"},
+      {"constraint_violation", ""},
+      {"velocity_violation", ""},
+      {"step_size", "s"},
+      {"angle", "rad"},
+      {"speed", "rad/s"},
+  };
+  for (const auto& [q, unit] : kUnits)
+    if (q == quantity) return unit;
+  return "";
+}
+
+}  // namespace cs
