@@ -80,14 +80,16 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
   }
   auto element = std::make_unique<contact::GearMeshContact>(e.key, s1.body, s2.body, pl, pair,
                                                             helices, axis_sign, laws);
-  // The teeth must not interpenetrate at the start (a tooth space of the wheel faces a tooth).
+  // The teeth must not interpenetrate at the start by more than an elastic preload could: a
+  // quarter of the base pitch means a wheel turned so that its teeth face the pinion's.
   BodyKinematics k1, k2;
   k1.x_W = model.bodies[s1.body].x0_W;
   k1.R_WB = model.bodies[s1.body].R0_WB;
   k2.x_W = model.bodies[s2.body].x0_W;
   k2.R_WB = model.bodies[s2.body].R0_WB;
   const auto ev = element->evaluate(ElementInput{0.0, &k1, &k2, nullptr});
-  if (!ev.pairs.empty()) {
+  const GearGeometry g1 = gear_geometry(pl.pinion);
+  if (!ev.pairs.empty() && ev.pairs.front().delta > 0.25 * g1.p_bt * std::cos(g1.beta_b)) {
     std::ostringstream os;
     os << wc.path() << ": the teeth interpenetrate by " << ev.pairs.front().delta * 1e3
        << " mm at the start; turn the wheel so that a tooth space faces a pinion tooth (by "
