@@ -3,7 +3,8 @@
 
 Usage: /usr/bin/python3 examples/ship_reducer/plot.py RESULTS_DIR
 Reads RESULTS_DIR/results.csv (model.yaml: the 8 s start-up) and RESULTS_DIR/steady.csv
-(steady.yaml: 60 ms at the operating point, every step; optional), writes the PNGs below into
+(steady.yaml: 60 ms at the operating point, every step) and RESULTS_DIR/bristle.csv (bristle
+friction; both optional), writes the PNGs below into
 RESULTS_DIR, prints their names and then the steady-state figures quoted in the README
 (means over 4-8 s of the start-up):
   speeds.png        pinion and wheel speeds [rpm] and the speed ratio against 27/151
@@ -171,6 +172,12 @@ def main():
         names.append(plot_detail(s, folder))
     print("\n".join(names))
     summary(r)
+    b = read_results(folder, "bristle", missing_ok=True)
+    if b is not None:
+        m = b["time"] >= STEADY
+        pf, pm = b["mesh.friction_power"][m].mean(), b["motor.power"][m].mean()
+        print(f"bristle.yaml: friction power {pf / 1e3:.2f} kW = {pf / (MU * pm):.4f} μ P, "
+              f"brake/motor power {-100 * b['brake.power'][m].mean() / pm:.3f} %")
 
 
 if __name__ == "__main__":
