@@ -203,5 +203,75 @@ TEST(GearMeshContact, MemoryIsReArmedWhenAPairEnters) {
   }
 }
 
+// A spur pair (the contact line parallel to the axis: no cut at the pitch point, one weight per
+// pair) and a single-helical pair: the torque ratio is z₂/z₁ without friction, the pair count
+// alternates between ⌊ε_γ⌋ and ⌈ε_γ⌉, the weights average ε_γ, and the tangents are exact.
+TEST(GearMeshContact, SpurAndSingleHelicalPairs) {
+  for (const double beta : {0.0, 15 * test::kDeg}) {
+    GearParameters p1, p2;
+    p1.normal_module = p2.normal_module = 2e-3;
+    p1.normal_pressure_angle = p2.normal_pressure_angle = 20 * test::kDeg;
+    p1.helix_angle = p2.helix_angle = beta;
+    p2.hand = HelixHand::kLeft;
+    p1.teeth = 20;
+    p2.teeth = 40;
+    p1.face_width = p2.face_width = 0.02;
+    p1.thickness_allowance = p2.thickness_allowance = 5e-5;
+    const GearPairGeometry pair = gear_pair_geometry(p1, p2);
+    contact::GearMeshPlacement pl;
+    pl.pinion = p1;
+    pl.wheel = p2;
+    contact::ContactLaws laws = hunt_crossley(0.0);
+    laws.normal.stiffness = 1e10;
+    const GearMeshContact e("m", 0, 1, pl, pair, contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0),
+                            1.0, laws);
+    BodyKinematics wheel;
+    wheel.x_W = Vec3(pair.a, 0, 0);
+    const double play = pair.j_t / pair.d_w1;  // pinion turn that closes the backlash
+    double weight_sum = 0.0;
+    int lo = 99, hi = 0;
+    const int n = 300;
+    for (int k = 0; k < n; ++k) {
+      const double turn = 2 * kPi / 20 * k / n;
+      BodyKinematics pin;
+      pin.R_WB = so3::exp(Vec3(0, 0, play + 2e-4 + turn));
+      BodyKinematics w = wheel;
+      w.R_WB = so3::exp(Vec3(0, 0, kPi + kPi / 40 - turn * 20 / 40));
+      const auto ev = evaluate(e, pin, w);
+      ASSERT_FALSE(ev.pairs.empty());
+      EXPECT_NEAR(ev.wheel_torque / ev.pinion_torque, 2.0, 1e-9);
+      lo = std::min(lo, ev.count[0]);
+      hi = std::max(hi, ev.count[0]);
+      for (const auto& q : ev.pairs) weight_sum += q.weight;
+    }
+    EXPECT_EQ(lo, static_cast<int>(std::floor(pair.eps_gamma))) << "β = " << beta;
+    EXPECT_EQ(hi, static_cast<int>(std::ceil(pair.eps_gamma))) << "β = " << beta;
+    EXPECT_NEAR(weight_sum / n, pair.eps_gamma, 0.02) << "β = " << beta;
+    // Tangents at a loaded, moving state with Coulomb friction.
+    contact::ContactLaws fl = laws;
+    fl.friction.kind = contact::FrictionLawKind::kCoulomb;
+    fl.friction.mu_dynamic = 0.06;
+    const GearMeshContact ef("m", 0, 1, pl, pair,
+                             contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0), 1.0, fl);
+    BodyKinematics pin;
+    pin.R_WB = so3::exp(Vec3(0, 0, play + 3e-4));
+    pin.w_B = Vec3(0.0, 0.0, 30.0);
+    BodyKinematics w = wheel;
+    w.R_WB = so3::exp(Vec3(0, 0, kPi + kPi / 40));
+    w.w_B = Vec3(0.0, 0.0, -15.0 + 0.01);
+    std::vector<double> mem(ef.num_memory(), 0.0);
+    ef.update_memory(ElementInput{0.0, &pin, &w, nullptr}, mem.data());
+    const ForceBlock fb = eval(ef, pin, w, mem, true);
+    ASSERT_GT(fb.f.norm(), 1.0);
+    auto f_of = [&](const BodyKinematics& a, const BodyKinematics& b) {
+      return VecX(eval(ef, a, b, mem, false).f);
+    };
+    const MatX dq = fd::jacobian_q(f_of, pin, w, 1e-9);
+    const MatX dv = fd::jacobian_v(f_of, pin, w, 1e-7);
+    EXPECT_LT((dq - fb.df_dq).norm(), 1e-5 * fb.df_dq.norm()) << "β = " << beta;
+    EXPECT_LT((dv - fb.df_dv).norm(), 1e-5 * (1.0 + fb.df_dv.norm())) << "β = " << beta;
+  }
+}
+
 }  // namespace
 }  // namespace cs
