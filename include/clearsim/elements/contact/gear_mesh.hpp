@@ -68,7 +68,11 @@ class GearMeshContact final : public Element {
 
   bool has_force() const override { return true; }
   void force(const ElementInput& in, ForceBlock& out, bool tangents) const override;
+  // Σ w_k E(δ) with E the law's elastic energy. Not an exact potential: the weights w_k vary
+  // with the mesh phase (the mesh stiffness is time-varying), so energy is exchanged with the
+  // rotation as pairs enter and leave — the parametric excitation of a real gear mesh.
   double potential_energy(const ElementInput& in) const override;
+  // Σ w_k dF/dδ over the pairs in contact [N/m].
   double contact_stiffness(const ElementInput& in) const override;
   int num_memory() const override { return 2 * num_helices() * slots_ * kSlotSize; }
   void update_memory(const ElementInput& in, double* memory) const override;
