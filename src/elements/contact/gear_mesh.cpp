@@ -112,7 +112,7 @@ const double* GearMeshContact::slot_of(const double* memory, int group, int toot
   return nullptr;
 }
 
-namespace {
+namespace gear_mesh_detail {
 // The transverse frame and the rotation angles and rates of the two gears (see the header).
 template <class S>
 struct MeshFrame {
@@ -120,6 +120,22 @@ struct MeshFrame {
   S gamma1, gamma2;  // tooth 0 of each gear from e_c about n [rad]
   S omega1, omega2;  // gear rates about n, relative to the line of centres [rad/s]
 };
+
+// One flank (sign +1 or −1) of one helix: its penetration and directions, and the position of
+// its tooth-0 contact line on the plane of action, s = A0 + B (w − W).
+template <class S>
+struct Flank {
+  int helix = 0, sign = 1;
+  S delta, delta_dot;  // normal penetration δ and its rate, equal for every pair of the flank
+  V3<S> u, tau, N;     // line of action, profile direction τ̂, flank normal
+  S A0;                // s of tooth 0's contact line at the helix mid-plane W
+  double B = 0.0;      // ds/dw along the face
+};
+}  // namespace gear_mesh_detail
+
+namespace {
+using gear_mesh_detail::Flank;
+using gear_mesh_detail::MeshFrame;
 
 template <class S>
 MeshFrame<S> mesh_frame(const GearMeshPlacement& pl, const Pose<S>& i, const Pose<S>& j) {
@@ -140,126 +156,142 @@ MeshFrame<S> mesh_frame(const GearMeshPlacement& pl, const Pose<S>& i, const Pos
   m.omega2 = m.n.dot(j.omega_W()) - omega_c;
   return m;
 }
+
+// The face span [w_lo, w_hi] of the contact line s = A + B (w − W) that lies on the path of
+// contact [s_start, s_end]; false if there is none.
+template <class S>
+bool clip_contact_line(const S& A, double B, const GearHelix& hx, double s_start, double s_end,
+                       S& w_lo, S& w_hi) {
+  w_lo = S(hx.lo);
+  w_hi = S(hx.hi);
+  if (B == 0.0) return value_of(A) >= s_start && value_of(A) <= s_end;
+  S wa = hx.mid + (s_start - A) / B, wb = hx.mid + (s_end - A) / B;
+  if (B < 0.0) std::swap(wa, wb);
+  w_lo = value_max(wa, w_lo);
+  w_hi = value_min(wb, w_hi);
+  return value_of(w_hi) > value_of(w_lo);
+}
 }  // namespace
 
 template <class S>
 Eigen::Matrix<S, 12, 1> GearMeshContact::generalized_force(const Pose<S>& i, const Pose<S>& j,
                                                            const double* memory,
                                                            Evaluation* ev) const {
-  using std::sqrt;
   const MeshFrame<S> m = mesh_frame(place_, i, j);
   const double rb1 = g1_.d_b / 2, rb2 = g2_.d_b / 2, pbt = g1_.p_bt, aw = pair_.alpha_wt;
-  const double cb = std::cos(g1_.beta_b), sb = std::sin(g1_.beta_b), ta = std::tan(aw);
+  const double cb = std::cos(g1_.beta_b), sb = std::sin(g1_.beta_b);
   const double j_bt = pair_.j_t * std::cos(aw), psi_b1 = half_tooth_angle(g1_, rb1);
-  const int z1 = place_.pinion.teeth, z2 = place_.wheel.teeth;
   const S e_dot = rb1 * m.omega1 + rb2 * m.omega2;
   Eigen::Matrix<S, 12, 1> f = Eigen::Matrix<S, 12, 1>::Zero();
   for (int h = 0; h < num_helices(); ++h) {
     const GearHelix& hx = helices_[h];
     const S Gamma = m.gamma1 + hx.pinion_twist;
-    const S psi = rb1 * Gamma + rb2 * (m.gamma2 + hx.wheel_twist - kPi - kPi / z2);
+    const S psi = rb1 * Gamma + rb2 * (m.gamma2 + hx.wheel_twist - kPi - kPi / place_.wheel.teeth);
     const S e = psi - pbt * std::round(value_of(psi) / pbt);
     if (ev && h == 0) ev->e = value_of(e);
-    for (const int fl : {1, -1}) {
-      const S delta = (fl * e - 0.5 * j_bt) * cb;
-      if (value_of(delta) <= 0.0) continue;
-      const S delta_dot = (fl * cb) * e_dot;
-      const V3<S> u = std::sin(aw) * m.e_c + (fl * std::cos(aw)) * m.e_y;
-      const V3<S> tau = std::cos(aw) * m.e_c - (fl * std::sin(aw)) * m.e_y;
-      const double hand = hx.twist_rate >= 0.0 ? 1.0 : -1.0;
-      const V3<S> N = cb * u - (fl * hand * sb) * m.n;
-      const S A0 = rb1 * (psi_b1 + fl * Gamma - involute(aw));  // s of tooth 0 at W
-      const double B = fl * rb1 * hx.twist_rate;                // ds/dw along the face
-      const double spread = 0.5 * std::abs(B) * (hx.hi - hx.lo);
-      const int k_lo = static_cast<int>(std::ceil((s_start_ - value_of(A0) - spread) / pbt));
-      const int k_hi = static_cast<int>(std::floor((s_end_ - value_of(A0) + spread) / pbt));
-      for (int k = k_lo; k <= k_hi; ++k) {
-        const S A = A0 + k * pbt;
-        S w_lo(hx.lo), w_hi(hx.hi);
-        if (B == 0.0) {
-          if (value_of(A) < s_start_ || value_of(A) > s_end_) continue;
-        } else {
-          S wa = hx.mid + (s_start_ - A) / B, wb = hx.mid + (s_end_ - A) / B;
-          if (B < 0.0) std::swap(wa, wb);
-          w_lo = value_max(wa, w_lo);
-          w_hi = value_min(wb, w_hi);
-        }
-        if (value_of(w_hi) <= value_of(w_lo)) continue;
-        const S weight = (w_hi - w_lo) / (cb * hx.L_ref);
-        const S w_m = 0.5 * (w_lo + w_hi), s_m = A + B * (w_m - hx.mid);
-        const auto point = [&](const S& w, const S& s) -> V3<S> {
-          return m.c1 + w * m.n + (0.5 * pair_.d_w1) * m.e_c + s * u;
-        };
-        const int tooth = ((fl > 0 ? k : -k) % z1 + z1) % z1;
-        const double* slot = memory ? slot_of(memory, 2 * h + (fl > 0 ? 0 : 1), tooth) : nullptr;
-        const double v_minus =
-            (slot && slot[1] > 0.0) ? slot[1] : std::max(value_of(delta_dot), 0.0);
-        const S F_N = weight * laws_.normal.force(delta, delta_dot, v_minus);
-        // Involute arc lengths ρ²/(2 r_b) of the contact on both flanks: their sum moves at
-        // the sliding speed, so it measures the pair's bristle deflection along τ̂.
-        const S rho1 = s_m + rb1 * ta, rho2 = rb2 * ta - s_m;
-        const S lambda = rho1 * rho1 / (2 * rb1) + rho2 * rho2 / (2 * rb2);
-        const FrictionLaw& fr = laws_.friction;
-        const bool friction = fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0;
-        const bool anchored = fr.has_bristle() && slot && slot[1] > 0.0;
-        // Sliding reverses at the pitch point (s = 0): a line that crosses it is cut there, and
-        // each part carries its share of F_N and the friction of its own mid-point's sliding.
-        S cut[3] = {w_lo, w_hi, w_hi};
-        int parts = 1;
-        if (B != 0.0) {
-          const S w0 = hx.mid - A / B;
-          if (value_of(w0) > value_of(w_lo) && value_of(w0) < value_of(w_hi)) {
-            cut[1] = w0;
-            parts = 2;
-          }
-        }
-        Pair p;
-        for (int q = 0; q < parts; ++q) {
-          const S share = (cut[q + 1] - cut[q]) / (w_hi - w_lo);
-          const S w_q = 0.5 * (cut[q] + cut[q + 1]);
-          const V3<S> P = point(w_q, A + B * (w_q - hx.mid));
-          const S F_Nq = share * F_N;
-          const V3<S> v_q = j.velocity_at(P) - i.velocity_at(P);
-          V3<S> F_T = V3<S>::Zero();
-          if (friction) {
-            const V3<S> v_T = v_q - N * N.dot(v_q);
-            V3<S> d = V3<S>::Zero(), d_dot = v_T;
-            if (anchored) {  // the pair's bristle, shared by its parts like F_N
-              d = (share * (lambda - slot[2])) * tau;
-              d_dot = (share * tau.dot(v_q)) * tau;
-            }
-            F_T = fr.force(v_T, F_Nq, d, d_dot);
-          }
-          const V3<S> F = F_Nq * N + F_T;  // on the wheel
-          f.template head<6>() += wrench_at(i, P, V3<S>(-F));
-          f.template tail<6>() += wrench_at(j, P, F);
-          if (!ev) continue;
-          p.F_T += values(F_T);
-          p.friction_force += values(F_T).norm();
-          p.friction_power -= value_of(F_T.dot(v_q));
-          p.pinion_torque += value_of((P - m.c1).cross(F).dot(m.n));
-          p.wheel_torque -= value_of((P - m.c2).cross(F).dot(m.n));
-        }
-        if (!ev) continue;
-        p.helix = h;
-        p.flank = fl;
-        p.tooth = tooth;
-        p.parts = parts;
-        p.delta = value_of(delta);
-        p.delta_dot = value_of(delta_dot);
-        p.weight = value_of(weight);
-        p.F_N = value_of(F_N);
-        p.lambda = value_of(lambda);
-        p.s = value_of(s_m);
-        p.P = values(point(w_m, s_m));
-        p.N = values(N);
-        p.tau = values(tau);
-        p.v_rel = values(V3<S>(j.velocity_at(point(w_m, s_m)) - i.velocity_at(point(w_m, s_m))));
-        add_pair(*ev, p);
-      }
+    for (const int sign : {1, -1}) {
+      Flank<S> fk;
+      fk.helix = h;
+      fk.sign = sign;
+      fk.delta = (sign * e - 0.5 * j_bt) * cb;
+      if (value_of(fk.delta) <= 0.0) continue;
+      fk.delta_dot = (sign * cb) * e_dot;
+      fk.u = std::sin(aw) * m.e_c + (sign * std::cos(aw)) * m.e_y;
+      fk.tau = std::cos(aw) * m.e_c - (sign * std::sin(aw)) * m.e_y;
+      fk.N = cb * fk.u - (sign * (hx.twist_rate >= 0.0 ? 1.0 : -1.0) * sb) * m.n;
+      fk.A0 = rb1 * (psi_b1 + sign * Gamma - involute(aw));
+      fk.B = sign * rb1 * hx.twist_rate;
+      const double spread = 0.5 * std::abs(fk.B) * (hx.hi - hx.lo);
+      const int k_lo = static_cast<int>(std::ceil((s_start_ - value_of(fk.A0) - spread) / pbt));
+      const int k_hi = static_cast<int>(std::floor((s_end_ - value_of(fk.A0) + spread) / pbt));
+      for (int k = k_lo; k <= k_hi; ++k) pair_force(i, j, m, fk, k, memory, f, ev);
     }
   }
   return f;
+}
+
+template <class S>
+void GearMeshContact::pair_force(const Pose<S>& i, const Pose<S>& j, const MeshFrame<S>& m,
+                                 const Flank<S>& fk, int k, const double* memory,
+                                 Eigen::Matrix<S, 12, 1>& f, Evaluation* ev) const {
+  const GearHelix& hx = helices_[fk.helix];
+  const S A = fk.A0 + k * g1_.p_bt;
+  S w_lo, w_hi;
+  if (!clip_contact_line(A, fk.B, hx, s_start_, s_end_, w_lo, w_hi)) return;
+  const double cb = std::cos(g1_.beta_b), rb1 = g1_.d_b / 2, rb2 = g2_.d_b / 2;
+  const double ta = std::tan(pair_.alpha_wt);
+  const int z1 = place_.pinion.teeth;
+  const S weight = (w_hi - w_lo) / (cb * hx.L_ref);
+  const S w_m = 0.5 * (w_lo + w_hi), s_m = A + fk.B * (w_m - hx.mid);
+  const auto point = [&](const S& w, const S& s) -> V3<S> {
+    return m.c1 + w * m.n + (0.5 * pair_.d_w1) * m.e_c + s * fk.u;
+  };
+  const int tooth = ((fk.sign > 0 ? k : -k) % z1 + z1) % z1;
+  const double* slot =
+      memory ? slot_of(memory, 2 * fk.helix + (fk.sign > 0 ? 0 : 1), tooth) : nullptr;
+  const double v_minus = (slot && slot[1] > 0.0) ? slot[1] : std::max(value_of(fk.delta_dot), 0.0);
+  const S F_N = weight * laws_.normal.force(fk.delta, fk.delta_dot, v_minus);
+  // Involute arc lengths ρ²/(2 r_b) of the contact on both flanks: their sum moves at the
+  // sliding speed, so it measures the pair's bristle deflection along τ̂.
+  const S rho1 = s_m + rb1 * ta, rho2 = rb2 * ta - s_m;
+  const S lambda = rho1 * rho1 / (2 * rb1) + rho2 * rho2 / (2 * rb2);
+  const FrictionLaw& fr = laws_.friction;
+  const bool friction = fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0;
+  const bool anchored = fr.has_bristle() && slot && slot[1] > 0.0;
+  // Sliding reverses at the pitch point (s = 0): a line that crosses it is cut there, and each
+  // part carries its share of F_N and the friction of its own mid-point's sliding.
+  S cut[3] = {w_lo, w_hi, w_hi};
+  int parts = 1;
+  if (fk.B != 0.0) {
+    const S w0 = hx.mid - A / fk.B;
+    if (value_of(w0) > value_of(w_lo) && value_of(w0) < value_of(w_hi)) {
+      cut[1] = w0;
+      parts = 2;
+    }
+  }
+  Pair p;
+  for (int q = 0; q < parts; ++q) {
+    const S share = (cut[q + 1] - cut[q]) / (w_hi - w_lo);
+    const S w_q = 0.5 * (cut[q] + cut[q + 1]);
+    const V3<S> P = point(w_q, A + fk.B * (w_q - hx.mid));
+    const S F_Nq = share * F_N;
+    const V3<S> v_q = j.velocity_at(P) - i.velocity_at(P);
+    V3<S> F_T = V3<S>::Zero();
+    if (friction) {
+      const V3<S> v_T = v_q - fk.N * fk.N.dot(v_q);
+      V3<S> d = V3<S>::Zero(), d_dot = v_T;
+      if (anchored) {  // the pair's bristle, shared by its parts like F_N
+        d = (share * (lambda - slot[2])) * fk.tau;
+        d_dot = (share * fk.tau.dot(v_q)) * fk.tau;
+      }
+      F_T = fr.force(v_T, F_Nq, d, d_dot);
+    }
+    const V3<S> F = F_Nq * fk.N + F_T;  // on the wheel
+    f.template head<6>() += wrench_at(i, P, V3<S>(-F));
+    f.template tail<6>() += wrench_at(j, P, F);
+    if (!ev) continue;
+    p.F_T += values(F_T);
+    p.friction_force += values(F_T).norm();
+    p.friction_power -= value_of(F_T.dot(v_q));
+    p.pinion_torque += value_of((P - m.c1).cross(F).dot(m.n));
+    p.wheel_torque -= value_of((P - m.c2).cross(F).dot(m.n));
+  }
+  if (!ev) return;
+  p.helix = fk.helix;
+  p.flank = fk.sign;
+  p.tooth = tooth;
+  p.parts = parts;
+  p.delta = value_of(fk.delta);
+  p.delta_dot = value_of(fk.delta_dot);
+  p.weight = value_of(weight);
+  p.F_N = value_of(F_N);
+  p.lambda = value_of(lambda);
+  p.s = value_of(s_m);
+  p.P = values(point(w_m, s_m));
+  p.N = values(fk.N);
+  p.tau = values(fk.tau);
+  p.v_rel = values(V3<S>(j.velocity_at(point(w_m, s_m)) - i.velocity_at(point(w_m, s_m))));
+  add_pair(*ev, p);
 }
 
 void GearMeshContact::force(const ElementInput& in, ForceBlock& out, bool tangents) const {

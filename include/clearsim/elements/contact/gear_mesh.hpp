@@ -39,6 +39,13 @@
 
 namespace cs::contact {
 
+namespace gear_mesh_detail {  // the kernel's intermediate values (gear_mesh.cpp)
+template <class S>
+struct MeshFrame;
+template <class S>
+struct Flank;
+}  // namespace gear_mesh_detail
+
 // The gears as placed on their bodies: shape frames (z: gear axis, x: tooth 0) in the body frames.
 struct GearMeshPlacement {
   GearParameters pinion, wheel;
@@ -113,6 +120,11 @@ class GearMeshContact final : public Element {
   template <class S>
   Eigen::Matrix<S, 12, 1> generalized_force(const Pose<S>& i, const Pose<S>& j,
                                             const double* memory, Evaluation* ev) const;
+  // Tooth pair k of flank `fk`: its force added to f (and recorded in ev).
+  template <class S>
+  void pair_force(const Pose<S>& i, const Pose<S>& j, const gear_mesh_detail::MeshFrame<S>& m,
+                  const gear_mesh_detail::Flank<S>& fk, int k, const double* memory,
+                  Eigen::Matrix<S, 12, 1>& f, Evaluation* ev) const;
   const double* slot_of(const double* memory, int group, int tooth) const;
 
   GearMeshPlacement place_;
