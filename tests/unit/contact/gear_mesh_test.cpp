@@ -273,5 +273,44 @@ TEST(GearMeshContact, SpurAndSingleHelicalPairs) {
   }
 }
 
+// A single-helical gear is the same solid turned end for end (a right-hand helix stays right-
+// handed), so a wheel whose shape axis points against the pinion's (axis sign −1) meshes exactly
+// as the one along it.
+TEST(GearMeshContact, WheelShapeAxisAgainstThePinions) {
+  GearParameters p1, p2;
+  p1.normal_module = p2.normal_module = 2e-3;
+  p1.normal_pressure_angle = p2.normal_pressure_angle = 20 * test::kDeg;
+  p1.helix_angle = p2.helix_angle = 15 * test::kDeg;
+  p2.hand = HelixHand::kLeft;
+  p1.teeth = 20;
+  p2.teeth = 40;
+  p1.face_width = p2.face_width = 0.02;
+  p1.thickness_allowance = p2.thickness_allowance = 5e-5;
+  const GearPairGeometry pair = gear_pair_geometry(p1, p2);
+  const double offset = 0.004;  // the wheel's face 4 mm along the axis: the overlap is clipped
+  contact::GearMeshPlacement along, against;
+  along.pinion = against.pinion = p1;
+  along.wheel = against.wheel = p2;
+  against.R_wheel = so3::exp(Vec3(kPi, 0, 0));  // shape z = −body z, shape x = body x
+  contact::ContactLaws laws = hunt_crossley(0.03);
+  laws.normal.stiffness = 1e10;
+  const GearMeshContact e1("m", 0, 1, along, pair,
+                           contact::gear_mesh_helices(p1, p2, pair, offset, 1.0), 1.0, laws);
+  const GearMeshContact e2("m", 0, 1, against, pair,
+                           contact::gear_mesh_helices(p1, p2, pair, offset, -1.0), -1.0, laws);
+  BodyKinematics pin, wheel;
+  pin.R_WB = so3::exp(Vec3(0, 0, pair.j_t / pair.d_w1 + 3e-4));
+  pin.w_B = Vec3(0, 0, 30.0);
+  wheel.x_W = Vec3(pair.a, 0, offset);
+  wheel.R_WB = so3::exp(Vec3(0, 0, kPi + kPi / 40));
+  wheel.w_B = Vec3(0, 0, -15.0);
+  const auto a = evaluate(e1, pin, wheel), b = evaluate(e2, pin, wheel);
+  ASSERT_FALSE(a.pairs.empty());
+  EXPECT_EQ(a.count[0], b.count[0]);
+  EXPECT_NEAR(a.F_N[0], b.F_N[0], 1e-9 * a.F_N[0]);
+  EXPECT_NEAR(a.wheel_torque, b.wheel_torque, 1e-9 * std::abs(a.wheel_torque));
+  EXPECT_NEAR(a.friction_power, b.friction_power, 1e-9 * std::abs(a.friction_power) + 1e-9);
+}
+
 }  // namespace
 }  // namespace cs
