@@ -78,18 +78,27 @@ int slices_per_helix(const GearParameters& p, const GearGeometry& g, const GearR
   return std::max(1, static_cast<int>(std::ceil(twist / max_step)));
 }
 
+double section_twist_rate(const GearParameters& p, const GearGeometry& g, double z) {
+  const double hand = p.hand == HelixHand::kRight ? 1.0 : -1.0;
+  const double rate = 2 * std::tan(p.helix_angle) / g.d;  // twist per unit length [rad/m]
+  if (!p.double_helical) return hand * rate;
+  return z < 0.0 ? hand * rate : -hand * rate;
+}
+
+double section_twist(const GearParameters& p, const GearGeometry& g, double z) {
+  if (!p.double_helical) return section_twist_rate(p, g, z) * z;
+  return -section_twist_rate(p, g, -1.0) * (std::abs(z) - p.helix_gap / 2);
+}
+
 TriangleMesh gear_mesh(const GearParameters& p, const GearResolution& res) {
   const GearGeometry g = gear_geometry(p);
   const std::vector<Vec2> profile = transverse_profile(p, g, res.profile).points;
   require_star_shaped(profile);
   const int slices = slices_per_helix(p, g, res);
-  const double hand = p.hand == HelixHand::kRight ? 1.0 : -1.0;
-  const double rate = 2 * std::tan(p.helix_angle) / g.d;  // twist per unit length [rad/m]
   const double b = p.face_width, gap = p.helix_gap;
-  if (!p.double_helical)
-    return sweep(profile, uniform(-b / 2, b / 2, slices),
-                 [&](double z) { return hand * rate * z; });
-  auto herringbone = [&](double z) { return -hand * rate * (std::abs(z) - gap / 2); };
+  const auto twist = [&](double z) { return section_twist(p, g, z); };
+  if (!p.double_helical) return sweep(profile, uniform(-b / 2, b / 2, slices), twist);
+  const auto herringbone = twist;
   if (gap == 0.0) return sweep(profile, uniform(-b, b, 2 * slices), herringbone);
   TriangleMesh mesh = sweep(profile, uniform(-gap / 2 - b, -gap / 2, slices), herringbone);
   append_mesh(mesh, sweep(profile, uniform(gap / 2, gap / 2 + b, slices), herringbone));

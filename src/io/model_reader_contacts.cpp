@@ -191,8 +191,14 @@ void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
 
 void read_contacts(const Cursor& section, Model& model) {
   for (const Entry& e : named_items(section, "contact")) {
-    const MapView m(e.value, "a contact map {type: sphere_plane, ...}");
-    read_choice_index(m.need("type", "the contact type: sphere_plane"), {"sphere_plane"});
+    const MapView m(e.value, "a contact map {type: sphere_plane | gear_mesh, ...}");
+    const std::size_t type =
+        read_choice_index(m.need("type", "the contact type: sphere_plane or gear_mesh"),
+                          {"sphere_plane", "gear_mesh"});
+    if (type == 1) {
+      read_gear_mesh(e, m, model);
+      continue;
+    }
     read_sphere_plane(e, m, model);
   }
 }

@@ -208,9 +208,20 @@ std::unique_ptr<Element> read_speed_torque(const Entry& e, const MapView& m, con
       "N·m/(" + n_unit + ")^k", 1);
   bool oppose_motion = false;
   if (auto c = m.find("oppose_motion")) oppose_motion = read_bool(*c);
+  forces::SpeedTorqueOptions o;
+  if (auto c = m.find("ratio")) o.ratio = read_positive(*c, "");
+  if (auto c = m.find("min_speed")) o.min_speed = read_non_negative(*c, n_unit);
+  if (auto c = m.find("below")) {
+    if (!m.has("min_speed"))
+      c->fail_at_key(c->path() + ": 'below' needs 'min_speed' (where the curve's fit ends)");
+    o.below = read_choice(*c, std::vector<std::pair<std::string, forces::BelowMinSpeed>>{
+                                  {"hold", forces::BelowMinSpeed::kHold},
+                                  {"propeller", forces::BelowMinSpeed::kPropeller}});
+  }
+  if (auto c = m.find("ramp")) o.ramp = read_time_function(*c, "");
   return build_at(e.value.source(), e.value.key_pos(), [&] {
     return std::make_unique<forces::SpeedTorque>(e.key, joint.marker_i(), joint.marker_j(),
-                                                 std::move(a), unit, oppose_motion);
+                                                 std::move(a), unit, oppose_motion, o);
   });
 }
 
@@ -223,7 +234,8 @@ std::vector<std::string> force_keys(ForceType t) {
     case ForceType::kRotationalSpringDamper:
       return {"type", "joint", "stiffness", "damping", "free_angle", "preload"};
     case ForceType::kSpeedTorque:
-      return {"type", "joint", "coefficients", "speed_unit", "oppose_motion"};
+      return {"type",  "joint",     "coefficients", "speed_unit", "oppose_motion",
+              "ratio", "min_speed", "below",        "ramp"};
   }
   return {};
 }

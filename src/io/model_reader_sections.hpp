@@ -33,9 +33,11 @@ void read_drivers(const Cursor& section, Model& model);
 
 // model_reader_contacts.cpp: the `clearance` map of joint `joint` (spherical or revolute) and
 // the `contacts` section.
-void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointType type,
-                    int body_i, int body_j, const Vec3& at_W, const Vec3& axis_W, Model& model);
+void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointType type, int body_i,
+                    int body_j, const Vec3& at_W, const Vec3& axis_W, Model& model);
 void read_contacts(const Cursor& section, Model& model);
+// model_reader_gear_mesh.cpp: a `contacts` entry of type gear_mesh.
+void read_gear_mesh(const Entry& e, const MapView& m, Model& model);
 
 // model_reader_forces.cpp
 void read_forces(const Cursor& section, Model& model);

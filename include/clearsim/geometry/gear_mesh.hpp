@@ -28,6 +28,12 @@ struct GearResolution {
 int slices_per_helix(const GearParameters& p, const GearGeometry& g,
                      const GearResolution& resolution);
 
+// The turn φ(z) [rad] of the transverse section at axial position z about the gear's z axis (the
+// helix of the frame above), and its rate dφ/dz on the helix that holds z. Shared by the mesh and
+// the analytic gear-mesh contact so the two agree on the tooth phase.
+double section_twist(const GearParameters& p, const GearGeometry& g, double z);
+double section_twist_rate(const GearParameters& p, const GearGeometry& g, double z);
+
 // The gear as a closed, outward-oriented mesh in the frame above. A double-helical gear with a
 // gap is two closed solids (one per helix) in one mesh. Throws GearError for invalid
 // parameters (see gear_geometry.hpp).

@@ -1,0 +1,103 @@
+// A `contacts` entry of type gear_mesh: the analytic gear-mesh contact between two bodies that
+// carry gear shapes (elements/contact/gear_mesh.hpp; keys in docs/model-format.md).
+#include <cmath>
+#include <sstream>
+
+#include "clearsim/elements/contact/gear_mesh.hpp"
+#include "clearsim/model/model_builder.hpp"
+#include "model_reader_laws.hpp"
+#include "model_reader_sections.hpp"
+
+namespace cs::model_file {
+
+namespace {
+
+// The generated gear shape named at `c`.
+const Shape& read_gear_shape(const Cursor& c, const Model& model) {
+  const std::string name = read_text(c, "the name of a gear shape (from 'shapes')");
+  const Shape* s = model.find_shape(name);
+  if (!s)
+    c.fail(c.path() + ": no shape named '" + name + "' (gear shapes are defined in 'shapes')");
+  if (!s->gear) c.fail(c.path() + ": shape '" + name + "' is a mesh file, not a generated gear");
+  if (s->body == kGround) c.fail(c.path() + ": shape '" + name + "' is on the ground");
+  return *s;
+}
+
+struct WorldFrame {
+  Vec3 p;
+  Mat3 R;
+};
+WorldFrame world_frame(const Model& model, const Shape& s) {
+  const Body& b = model.bodies[s.body];
+  return {b.x0_W + b.R0_WB * s.p_BS, b.R0_WB * s.R_BS};
+}
+
+[[noreturn]] void fail_gear(const Cursor& at, const GearError& e) {
+  std::ostringstream os;
+  os << at.path() << ": " << e.parameter() << ": " << e.message();
+  at.fail(os.str());
+}
+
+}  // namespace
+
+void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
+  m.allow_only("in gear_mesh contact '" + e.key + "'",
+               {"type", "pinion", "wheel", "restitution", "contact", "friction"});
+  const Cursor pc = m.need("pinion", "the name of the driving gear's shape");
+  const Cursor wc = m.need("wheel", "the name of the driven gear's shape");
+  const Shape& s1 = read_gear_shape(pc, model);
+  const Shape& s2 = read_gear_shape(wc, model);
+  if (s1.body == s2.body) wc.fail(wc.path() + ": the two gears are on the same body");
+  const Cursor law_c = m.need("contact", "the normal law {law: hunt_crossley, stiffness: K, ...}");
+  LawContext ctx;
+  ctx.radius_key = "a radius (give 'stiffness' for a gear mesh)";
+  contact::ContactLaws laws;
+  const auto restitution =
+      m.has("restitution") ? std::optional<double>(read_non_negative(*m.find("restitution"), ""))
+                           : std::nullopt;
+  laws.normal = read_normal_law(law_c, ctx, restitution);
+  if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
+  const WorldFrame f1 = world_frame(model, s1), f2 = world_frame(model, s2);
+  const Vec3 n = f1.R.col(2), d = f2.p - f1.p;
+  const double axis_sign = n.dot(f2.R.col(2)) >= 0.0 ? 1.0 : -1.0;
+  if (std::abs(n.dot(f2.R.col(2))) < 1.0 - 1e-9)
+    wc.fail(wc.path() + ": the gear axes (the shapes' z axes) are not parallel");
+  const double a = (d - n * n.dot(d)).norm();
+  contact::GearMeshPlacement pl;
+  pl.pinion = *s1.gear;
+  pl.wheel = *s2.gear;
+  pl.p_pinion = s1.p_BS;
+  pl.R_pinion = s1.R_BS;
+  pl.p_wheel = s2.p_BS;
+  pl.R_wheel = s2.R_BS;
+  GearPairGeometry pair;
+  std::vector<contact::GearHelix> helices;
+  try {
+    pair = gear_pair_geometry(pl.pinion, pl.wheel, a);
+    helices = contact::gear_mesh_helices(pl.pinion, pl.wheel, pair, n.dot(d), axis_sign);
+  } catch (const GearError& err) {
+    fail_gear(wc, err);
+  }
+  auto element = std::make_unique<contact::GearMeshContact>(e.key, s1.body, s2.body, pl, pair,
+                                                            helices, axis_sign, laws);
+  // The teeth must not interpenetrate at the start by more than an elastic preload could: a
+  // quarter of the base pitch means a wheel turned so that its teeth face the pinion's.
+  BodyKinematics k1, k2;
+  k1.x_W = model.bodies[s1.body].x0_W;
+  k1.R_WB = model.bodies[s1.body].R0_WB;
+  k2.x_W = model.bodies[s2.body].x0_W;
+  k2.R_WB = model.bodies[s2.body].R0_WB;
+  const auto ev = element->evaluate(ElementInput{0.0, &k1, &k2, nullptr});
+  const GearGeometry g1 = gear_geometry(pl.pinion);
+  if (!ev.pairs.empty() && ev.pairs.front().delta > 0.25 * g1.p_bt * std::cos(g1.beta_b)) {
+    std::ostringstream os;
+    os << wc.path() << ": the teeth interpenetrate by " << ev.pairs.front().delta * 1e3
+       << " mm at the start; turn the wheel so that a tooth space faces a pinion tooth (by "
+          "π + π/z₂ about its axis for gears generated on the line of centres)";
+    wc.fail(os.str());
+  }
+  build_at(e.value.source(), e.value.key_pos(),
+           [&] { return add_element(model, std::move(element)); });
+}
+
+}  // namespace cs::model_file
