@@ -406,10 +406,11 @@ System::FastestContact System::fastest_contact(const std::vector<BodyKinematics>
   const auto inv_mass = [&](int b) { return b == kGround ? 0.0 : 1.0 / model_->bodies[b].mass; };
   for (int e : force_elements_) {
     const Element& el = *model_->elements[e];
-    const double k = el.contact_stiffness(input(e, t, kin));
-    if (!(k > 0.0)) continue;
-    const double omega = std::sqrt(k * (inv_mass(el.body_i()) + inv_mass(el.body_j())));
-    if (omega > out.omega) out = {e, omega};
+    const Element::ContactRates r = el.contact_rates(input(e, t, kin));
+    if (!(r.stiffness > 0.0 || r.damping > 0.0)) continue;
+    const double inv_m = inv_mass(el.body_i()) + inv_mass(el.body_j());
+    const FastestContact c{e, std::sqrt(r.stiffness * inv_m), r.damping * inv_m};
+    if (c.rate() > out.rate()) out = c;
   }
   return out;
 }

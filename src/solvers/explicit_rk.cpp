@@ -187,7 +187,7 @@ void ExplicitRungeKutta::track_fastest_contact(const State& at) {
   if (tableau_.has_error_estimate()) return;  // the error control cuts too-stiff steps
   sys_.gather(at, kin_);
   const System::FastestContact fc = sys_.fastest_contact(kin_, at.t);
-  if (fc.omega > fastest_.omega) fastest_ = fc;
+  if (fc.rate() > fastest_.rate()) fastest_ = fc;
 }
 
 bool ExplicitRungeKutta::run_stages(const State& s, double h, int& failed_stage) {
@@ -265,14 +265,20 @@ std::string ExplicitRungeKutta::failure(const State& s, double h, const std::str
 bool ExplicitRungeKutta::too_stiff(const State& next, double h, std::string& why) {
   track_fastest_contact(next);
   const System::FastestContact fc = fastest_;
-  if (fc.element < 0 || fc.omega * h <= kOscillationLimit) return false;
+  const bool oscillates = fc.omega * h > kOscillationLimit;
+  if (fc.element < 0 || (!oscillates && fc.damping_rate * h <= kDampingLimit)) return false;
   const Element& el = *sys_.model().elements[fc.element];
   std::ostringstream os;
   os.precision(3);
-  os << el.kind() << " '" << el.name() << "' is too stiff for this step: its contact frequency "
-     << fc.omega << " rad/s gives ω h = " << fc.omega * h << ", above " << name_
-     << "'s stability limit " << kOscillationLimit
-     << " (a smaller step, dormand_prince or generalized_alpha resolves it)";
+  os << el.kind() << " '" << el.name() << "' is too stiff for this step: ";
+  if (oscillates)
+    os << "its contact frequency " << fc.omega << " rad/s gives ω h = " << fc.omega * h
+       << ", above " << name_ << "'s stability limit " << kOscillationLimit;
+  else
+    os << "its contact damping rate c/m = " << fc.damping_rate
+       << " 1/s gives h c/m = " << fc.damping_rate * h << ", above " << name_
+       << "'s stability limit " << kDampingLimit;
+  os << " (a smaller step, dormand_prince or generalized_alpha resolves it)";
   why = os.str();
   return true;
 }
@@ -290,7 +296,10 @@ bool ExplicitRungeKutta::blew_up(const State& s, const State& next, double h, st
   }
   sys_.gather(next, kin_);
   const double ke = sys_.kinetic_energy(kin_);
-  if (ke <= kEnergyBlowUp * std::max(ke_max_, ke_accel)) return false;
+  // From exactly rest with no start acceleration (forces ramped in from zero) there is no scale
+  // to compare with, and no energy for an unstable mode to have amplified.
+  const double reference = std::max(ke_max_, ke_accel);
+  if (reference == 0.0 || ke <= kEnergyBlowUp * reference) return false;
   int worst = 0;
   double gain = -1.0;
   for (int b = 0; b < sys_.model().num_bodies(); ++b) {

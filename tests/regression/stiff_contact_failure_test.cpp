@@ -74,5 +74,53 @@ TEST(StiffContact, AdaptiveStepResolvesTheSameContact) {
   EXPECT_GT(testing::max_of(r.columns[0]), 0.0);
 }
 
+// A ball set down on a Kelvin–Voigt floor whose damping, not its stiffness, limits RK4:
+// c = 2e5 N·s/m on 1 kg gives h c/m = 20 at h = 1e-4 s (limit 2.785) while ω h = 0.1. The fixed
+// step is cut wherever the contact is closed, and the ball sinks as the closed form of the creep,
+// δ(t) = (m g/k)(1 − e^(−k t/c)) (its inertia acts over m/c = 5 µs, negligible against c/k =
+// 0.2 s). Before the damping check RK4 ran unstable here.
+TEST(StiffContact, Rk4CutsTheStepForAStronglyDampedContact) {
+  std::string yaml = testing::read_text(testing::example_path("bouncing_ball"));
+  yaml = testing::replace_once(
+      yaml, "    restitution: 0.9 ",
+      "    treatment: compliant\n    contact: {law: kelvin_voigt, stiffness: 1.0e6, exponent: 1, "
+      "damping: 2.0e5}\n    #");
+  yaml = testing::replace_once(yaml, "integrator: nsga", "integrator: rk4");
+  yaml = testing::replace_once(yaml, "  rho_inf: 0.8\n", "");
+  yaml = testing::replace_once(yaml, "  newton_tol: 1.0e-12\n", "");
+  yaml = testing::replace_once(yaml, "position: [0, 0, 1.1]", "position: [0, 0, 0.1]");
+  yaml = testing::replace_once(yaml, "center: [0, 0, 1.1]", "center: [0, 0, 0.1]");
+  const auto r = testing::run_loaded(load_model_string(yaml, "damped_floor.yaml"), 0.2, 100,
+                                     {"ball.position.z"});
+  EXPECT_GT(r.stats.rejected_steps, 0);
+  const double delta = 9.81e-6 * (1.0 - std::exp(-1.0));
+  // Bound 1 %: the inertial transient lasts 2.5e-5 of the time constant, and RK4 at the cut
+  // step resolves the creep far better.
+  EXPECT_NEAR(0.1 - r.columns[0].back(), delta, 0.01 * delta);
+}
+
+// A load ramped in from zero on a body at rest: the first step starts with no kinetic energy
+// and no acceleration, and the blow-up check must not mistake the first motion for instability.
+TEST(StiffContact, Rk4StartsFromRestUnderARampedLoad) {
+  const std::string yaml = R"(
+gravity: [0, 0, 0]
+bodies:
+  block: {mass: 2.0, inertia: [0.1, 0.1, 0.1], position: [0, 0, 0]}
+forces:
+  push:
+    type: point_load
+    body: block
+    force:
+      - {type: smooth_step, t0: 0, v0: 0, t1: 0.5, v1: 10}
+      - 0
+      - 0
+solver: {integrator: rk4, step: 1.0e-3, end: 1.0}
+)";
+  const auto r = testing::run_loaded(load_model_string(yaml, "ramp_from_rest.yaml"), 0.0, 10,
+                                     {"block.velocity.x"});
+  // Impulse of the ramp to 0.5 s (mean 5 N) plus 10 N for 0.5 s: 7.5 N·s on 2 kg.
+  EXPECT_NEAR(r.columns[0].back(), 3.75, 1e-9);
+}
+
 }  // namespace
 }  // namespace cs

@@ -4,6 +4,7 @@
 // commercial codes do, and reported.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,14 @@ class System {
     int element = -1;
     double stiffness = 0.0;  // [N/m]
   };
-  // The closed contact with the highest frequency ω = √(k (1/m_i + 1/m_j)) at `kin` (ground:
-  // infinite mass), from Element::contact_stiffness; element −1 if no contact is closed.
+  // The closed contact with the fastest mode at `kin`, from Element::contact_rates with the
+  // reduced mass 1/m = 1/m_i + 1/m_j (ground: infinite mass): the largest of ω = √(k/m) and the
+  // damping rate c/m; element −1 if no contact is closed.
   struct FastestContact {
     int element = -1;
-    double omega = 0.0;  // [rad/s]
+    double omega = 0.0;         // √(k/m) [rad/s]
+    double damping_rate = 0.0;  // c/m [1/s]
+    double rate() const { return std::max(omega, damping_rate); }
   };
   FastestContact fastest_contact(const std::vector<BodyKinematics>& kin, double t) const;
   StiffestForce stiffest_force(int body, const std::vector<BodyKinematics>& kin, double t) const;

@@ -126,9 +126,14 @@ class Element {
   // Adds f (and, when `tangents`, ∂f/∂q and ∂f/∂v) to `out`.
   virtual void force(const ElementInput&, ForceBlock& /*out*/, bool /*tangents*/) const {}
   virtual double potential_energy(const ElementInput&) const { return 0.0; }
-  // Largest normal stiffness dF_N/dδ [N/m] of the element's closed contacts at this state (0 if
-  // none): what bounds an explicit scheme's step (ω = √(k/m) must keep ω h below its limit).
-  virtual double contact_stiffness(const ElementInput&) const { return 0.0; }
+  // Normal stiffness dF_N/dδ [N/m] and damping dF_N/dδ̇ [N·s/m] of the element's closed
+  // contacts at this state (the largest over its points, or their sum where they act in
+  // parallel; 0 if none): what bounds an explicit scheme's step (ω = √(k/m) and c/m against h).
+  struct ContactRates {
+    double stiffness = 0.0;
+    double damping = 0.0;
+  };
+  virtual ContactRates contact_rates(const ElementInput&) const { return {}; }
 
   // --- element memory ---------------------------------------------------------------------
   // Values an element remembers between steps (the approach speed at contact onset, a bristle's

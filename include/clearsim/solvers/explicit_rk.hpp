@@ -109,12 +109,15 @@ class ExplicitRungeKutta final : public Integrator {
   std::string failure(const State& s, double h, const std::string& why) const;
   // Fixed-step schemes: the fastest closed contact at a stage or end point of the step.
   void track_fastest_contact(const State& at);
-  // A fixed step with a closed contact (at a stage or its end) oscillating faster than the
-  // scheme can follow:
+  // A fixed step with a closed contact (at a stage or its end) oscillating or damped faster than
+  // the scheme can follow (h c/m above kDampingLimit), or:
   // ω h above kOscillationLimit, the reach of RK4's stability region along the imaginary axis
   // (2√2). The fixed-step driver then cuts the step until the contact is resolved.
   bool too_stiff(const State& next, double h, std::string& why);
   static constexpr double kOscillationLimit = 2.8284271247461903;
+  // The reach of RK4's stability region along the negative real axis, for a damped contact
+  // (h c/m): 2.785.
+  static constexpr double kDampingLimit = 2.785;
   // A step past the scheme's stability limit: the kinetic energy multiplied by more than
   // kEnergyBlowUp in one step, against the largest start-of-step energy so far or, from rest,
   // what the start accelerations give in one step (smooth motion stays far below: a start from

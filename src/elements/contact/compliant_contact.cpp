@@ -125,11 +125,16 @@ double CompliantContact::potential_energy(const ElementInput& in) const {
   return V;
 }
 
-double CompliantContact::contact_stiffness(const ElementInput& in) const {
+Element::ContactRates CompliantContact::contact_rates(const ElementInput& in) const {
   const Evaluation ev = evaluate(in);
-  double k = 0.0;
-  for (int p = 0; p < ev.points; ++p) k = std::max(k, laws_.normal.elastic_stiffness(-ev.g[p]));
-  return k;
+  ContactRates r;
+  for (int p = 0; p < ev.points; ++p) {
+    const double delta = -ev.g[p];
+    const double v_minus = in.memory ? in.memory[kMemoryPerPoint * p] : 0.0;
+    r.stiffness = std::max(r.stiffness, laws_.normal.elastic_stiffness(delta));
+    r.damping = std::max(r.damping, laws_.normal.damping_rate(delta, v_minus));
+  }
+  return r;
 }
 
 void CompliantContact::update_memory(const ElementInput& in, double* memory) const {

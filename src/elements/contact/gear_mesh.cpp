@@ -315,10 +315,16 @@ double GearMeshContact::potential_energy(const ElementInput& in) const {
   return V;
 }
 
-double GearMeshContact::contact_stiffness(const ElementInput& in) const {
-  double k = 0.0;
-  for (const Pair& p : evaluate(in).pairs) k += p.weight * laws_.normal.elastic_stiffness(p.delta);
-  return k;
+Element::ContactRates GearMeshContact::contact_rates(const ElementInput& in) const {
+  ContactRates r;  // the pairs of a flank act in parallel: their rates add up
+  for (const Pair& p : evaluate(in).pairs) {
+    const double* slot =
+        in.memory ? slot_of(in.memory, 2 * p.helix + (p.flank > 0 ? 0 : 1), p.tooth) : nullptr;
+    const double v_minus = (slot && slot[1] > 0.0) ? slot[1] : std::max(p.delta_dot, 0.0);
+    r.stiffness += p.weight * laws_.normal.elastic_stiffness(p.delta);
+    r.damping += p.weight * laws_.normal.damping_rate(p.delta, v_minus);
+  }
+  return r;
 }
 
 void GearMeshContact::update_memory(const ElementInput& in, double* memory) const {

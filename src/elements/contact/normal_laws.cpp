@@ -52,6 +52,12 @@ double NormalLaw::elastic_stiffness(double delta) const {
   return exponent * stiffness * std::pow(delta, exponent - 1.0);
 }
 
+double NormalLaw::damping_rate(double delta, double approach_speed) const {
+  if (delta <= 0.0) return 0.0;
+  if (kind == NormalLawKind::kKelvinVoigt) return damping;
+  return elastic_force(delta) * chi() / std::max(approach_speed, min_approach_speed);
+}
+
 JohnsonCylinder::JohnsonCylinder(double compliance, double length, double clearance)
     : a(compliance / (M_PI * length)), b(4.0 * M_PI * length * clearance / compliance) {}
 

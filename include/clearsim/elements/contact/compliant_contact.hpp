@@ -56,7 +56,7 @@ class CompliantContact final : public Element {
   void force(const ElementInput& in, ForceBlock& out, bool tangents) const override;
   // Elastic energy of the normal law (NormalLaw::elastic_energy) [J].
   double potential_energy(const ElementInput& in) const override;
-  double contact_stiffness(const ElementInput& in) const override;
+  ContactRates contact_rates(const ElementInput& in) const override;
 
   int num_memory() const override { return kMemoryPerPoint * num_points(geometry_); }
   void update_memory(const ElementInput& in, double* memory) const override;

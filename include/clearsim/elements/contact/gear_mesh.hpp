@@ -80,7 +80,7 @@ class GearMeshContact final : public Element {
   // rotation as pairs enter and leave — the parametric excitation of a real gear mesh.
   double potential_energy(const ElementInput& in) const override;
   // Σ w_k dF/dδ over the pairs in contact [N/m].
-  double contact_stiffness(const ElementInput& in) const override;
+  ContactRates contact_rates(const ElementInput& in) const override;
   int num_memory() const override { return 2 * num_helices() * slots_ * kSlotSize; }
   void update_memory(const ElementInput& in, double* memory) const override;
 

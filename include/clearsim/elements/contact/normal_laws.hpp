@@ -78,6 +78,8 @@ struct NormalLaw {
   double elastic_energy(double delta) const;
   // d(elastic force)/dδ [N/m] (0 for δ ≤ 0).
   double elastic_stiffness(double delta) const;
+  // dF_N/dδ̇ [N·s/m] at penetration δ with remembered approach speed δ̇⁻ (0 for δ ≤ 0).
+  double damping_rate(double delta, double approach_speed) const;
 
   // The dimensionless damping factor χ of the Hunt–Crossley family (0 for the others).
   double chi() const;
