@@ -192,8 +192,12 @@ void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
 void read_contacts(const Cursor& section, Model& model) {
   for (const Entry& e : named_items(section, "contact")) {
     const MapView m(e.value, "a contact map {type: sphere_plane, ...}");
-    read_choice_index(m.need("type", "the contact type: sphere_plane"), {"sphere_plane"});
-    read_sphere_plane(e, m, model);
+    const auto type = read_choice_index(m.need("type", "the contact type: sphere_plane or mesh"),
+                                        {"sphere_plane", "mesh"});
+    if (type == 1)
+      read_mesh_contact(e, m, model);
+    else
+      read_sphere_plane(e, m, model);
   }
 }
 

@@ -36,6 +36,8 @@ void read_drivers(const Cursor& section, Model& model);
 void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointType type,
                     int body_i, int body_j, const Vec3& at_W, const Vec3& axis_W, Model& model);
 void read_contacts(const Cursor& section, Model& model);
+// A `type: mesh` entry of the contacts section (model_reader_mesh_contact.cpp).
+void read_mesh_contact(const Entry& e, const MapView& m, Model& model);
 
 // model_reader_forces.cpp
 void read_forces(const Cursor& section, Model& model);
