@@ -38,7 +38,8 @@ class MeshBvh {
                                                                 const MeshPose& X_a,
                                                                 const MeshBvh& b,
                                                                 const MeshPose& X_b);
-  // The triangle nearest to the point p_M (mesh frame) and its closest point on it.
+  // The triangle nearest to the point p_M (mesh frame) and its closest point on it (branch and
+  // bound over the hierarchy's boxes: cost ~ log of the triangle count).
   NearestTriangle nearest(const Vec3& p_M) const;
 
  private:
