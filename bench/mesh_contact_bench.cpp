@@ -3,7 +3,8 @@
 //   PlaneCells — the plane refined, the sphere fixed: triangles near contact stay the same, so
 //                the cost should stay nearly flat (BVH descent ~ log of the triangle count);
 //   SphereLevel — the sphere refined: the triangles near contact grow with it (×4 per level).
-// Counters: total triangles, intersecting triangle pairs, nearest-face queries (vertices tested).
+// Counters: total triangles, intersecting triangle pairs, nearest-face queries (vertices tested),
+// pairs with no vertex inside (unresolved).
 #include <benchmark/benchmark.h>
 
 #include "clearsim/elements/contact/mesh_contact.hpp"
@@ -47,6 +48,7 @@ void run(benchmark::State& state, int plane_cells, int sphere_level, bool tangen
   state.counters["triangles"] = plane.mesh->num_triangles() + ball.mesh->num_triangles();
   state.counters["pairs"] = stats.triangle_pairs;
   state.counters["tested"] = stats.vertices_tested;
+  state.counters["unresolved"] = stats.unresolved_pairs;
 }
 
 void BM_MeshContactPlaneCells(benchmark::State& state) {

@@ -284,12 +284,16 @@ void MeshContact::update_memory(const ElementInput& in, double* memory) const {
 }
 
 std::vector<std::string> MeshContact::channel_names() const {
-  return {"regions", "normal_force", "friction_force", "penetration"};
+  return {"regions",     "normal_force",   "friction_force",
+          "penetration", "triangle_pairs", "unresolved_pairs"};
 }
 
 double MeshContact::channel_value(int k, const ElementInput& in, const double*) const {
   double value = 0.0;
-  const std::vector<RegionResult> regions = evaluate(in);
+  DetectionStats stats;
+  const std::vector<RegionResult> regions = evaluate(in, &stats);
+  if (k == 4) return stats.triangle_pairs;
+  if (k == 5) return stats.unresolved_pairs;
   for (const RegionResult& r : regions) {
     if (k == 1) value += r.F_N;
     if (k == 2) value += r.F_T_W.norm();

@@ -114,6 +114,7 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
           if (first < 0) first = it->second;
           uf.join(first, it->second);
         }
+    if (first < 0 && stats) ++stats->unresolved_pairs;
   }
   std::map<int, int> region_of_root;
   std::vector<Region> regions;

@@ -6,6 +6,7 @@
 // entering and leaving mesh touch with less depth (the overlap lengthens the path of contact).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -95,6 +96,37 @@ TEST(MeshContactGears, SpurPairRegionsFollowTheLineOfAction) {
   EXPECT_LE(mixed_regions, full_regions / 10);
   EXPECT_LT(worst_angle, 0.1);
   EXPECT_LT(worst_off, 0.15);
+}
+
+// One section along the face: the flanks cross with no vertex inside; the contact reports it
+// through unresolved_pairs (channel) instead of staying silent.
+TEST(MeshContactGears, SingleSliceSpurPairReportsUnresolvedPairs) {
+  const GearParameters p1 = spur(20), p2 = spur(30);
+  const GearPairGeometry pair = gear_pair_geometry(p1, p2, 0.0);
+  auto shape = [](const std::string& name, int body, const GearParameters& p) {
+    Shape s;
+    s.name = name;
+    s.body = body;
+    s.mesh = std::make_shared<const TriangleMesh>(gear_mesh(p));  // spur: one slice
+    return s;
+  };
+  ContactLaws laws;
+  laws.normal.kind = NormalLawKind::kHertz;
+  laws.normal.stiffness = 1e10;
+  const MeshContact mc("teeth", shape("pinion", 0, p1), shape("wheel", 1, p2), laws);
+  BodyKinematics pinion, wheel;
+  pinion.R_WB = so3::exp(Vec3(0, 0, (20e-6 + 0.5 * pair.j_bn) / (0.5 * gear_geometry(p1).d_b)));
+  wheel.x_W = Vec3(pair.a, 0, 0);
+  wheel.R_WB = so3::exp(Vec3(0, 0, std::numbers::pi + std::numbers::pi / p2.teeth));
+  const ElementInput in{0.0, &pinion, &wheel, nullptr};
+  const auto names = mc.channel_names();
+  const auto at = [&](const char* n) {
+    return static_cast<int>(std::find(names.begin(), names.end(), n) - names.begin());
+  };
+  EXPECT_EQ(mc.channel_value(at("regions"), in, nullptr), 0.0);
+  EXPECT_GT(mc.channel_value(at("triangle_pairs"), in, nullptr), 0.0);
+  EXPECT_EQ(mc.channel_value(at("unresolved_pairs"), in, nullptr),
+            mc.channel_value(at("triangle_pairs"), in, nullptr));
 }
 
 }  // namespace

@@ -66,7 +66,8 @@ class MeshContact final : public Element {
   void update_memory(const ElementInput& in, double* memory) const override;
 
   // "regions" (count), "normal_force" ΣF_N [N], "friction_force" Σ‖F_T‖ [N], "penetration"
-  // max δ [m].
+  // max δ [m], "triangle_pairs" (intersecting), "unresolved_pairs" (no vertex inside: a mesh
+  // too coarse for the patch, DetectionStats).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 

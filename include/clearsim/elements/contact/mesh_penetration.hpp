@@ -40,6 +40,9 @@ struct Region {
 struct DetectionStats {
   int triangle_pairs = 0;   // intersecting triangle pairs (FCL)
   int vertices_tested = 0;  // nearest-face queries
+  // Intersecting pairs with no vertex inside the other mesh: surfaces cross where no vertex
+  // lies (edge–edge, or long triangles over the patch). Regions miss them; refine the meshes.
+  int unresolved_pairs = 0;
 };
 
 // Vertex neighbours along edges (for the flood fill), built once per mesh.
