@@ -14,6 +14,7 @@
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/io/progress.hpp"
 #include "clearsim/io/result_writer.hpp"
+#include "clearsim/io/vtk_series.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "gear_command.hpp"
@@ -91,7 +92,7 @@ int list_channels(const std::string& path) {
 }
 
 struct RunOptions {
-  std::string model, out;
+  std::string model, out, vtk;
   std::vector<std::string> sets;  // PATH=VALUE overrides
   double end = -1, step = -1;
   int every = 0;
@@ -122,6 +123,7 @@ int run(const RunOptions& o) {
   if (o.end > 0) lm.run.solver.end = o.end;
   if (o.step > 0) lm.run.solver.step = o.step;
   if (o.every > 0) lm.run.output.every = o.every;
+  if (!o.vtk.empty()) lm.run.output.vtk = o.vtk;
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   cs::System sys(lm.model);
   const auto channels = std::make_unique<cs::ChannelSet>(cs::model_channels(lm, sys));
@@ -136,9 +138,14 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   Output observer(*channels, csv, bar);
+  std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
+  if (!lm.run.output.vtk.empty())
+    vtk = std::make_unique<cs::VtkObserver>(sys, lm.run.output.vtk, lm.run.output.vtk_every,
+                                            observer);
   std::vector<std::string> notes;
   cs::State s;
-  const cs::RunStats stats = cs::run_analysis(sys, lm.run, observer, s, notes);
+  const cs::RunStats stats = cs::run_analysis(
+      sys, lm.run, vtk ? static_cast<cs::StepObserver&>(*vtk) : observer, s, notes);
   bar.finish();
   csv.flush();
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", o.model.c_str(), n.c_str());
@@ -172,6 +179,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--end", ro.end, "override solver.end [s]");
   run_cmd->add_option("--step", ro.step, "override solver.step [s]");
   run_cmd->add_option("--every", ro.every, "override output.every");
+  run_cmd->add_option("--vtk", ro.vtk, "write a ParaView series (.pvd) to this folder");
   run_cmd->add_flag("-q,--quiet", ro.quiet, "no progress bar and no summary");
   run_cmd->add_option("--set", ro.sets,
                       "override a value of the model file: PATH=VALUE, e.g. "

@@ -191,15 +191,16 @@ void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
 
 void read_contacts(const Cursor& section, Model& model) {
   for (const Entry& e : named_items(section, "contact")) {
-    const MapView m(e.value, "a contact map {type: sphere_plane | gear_mesh, ...}");
+    const MapView m(e.value, "a contact map {type: sphere_plane | gear_mesh | mesh, ...}");
     const std::size_t type =
-        read_choice_index(m.need("type", "the contact type: sphere_plane or gear_mesh"),
-                          {"sphere_plane", "gear_mesh"});
-    if (type == 1) {
+        read_choice_index(m.need("type", "the contact type: sphere_plane, gear_mesh or mesh"),
+                          {"sphere_plane", "gear_mesh", "mesh"});
+    if (type == 1)
       read_gear_mesh(e, m, model);
-      continue;
-    }
-    read_sphere_plane(e, m, model);
+    else if (type == 2)
+      read_mesh_contact(e, m, model);
+    else
+      read_sphere_plane(e, m, model);
   }
 }
 

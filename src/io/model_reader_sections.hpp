@@ -38,6 +38,8 @@ void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointTy
 void read_contacts(const Cursor& section, Model& model);
 // model_reader_gear_mesh.cpp: a `contacts` entry of type gear_mesh.
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model);
+// A `type: mesh` entry of the contacts section (model_reader_mesh_contact.cpp).
+void read_mesh_contact(const Entry& e, const MapView& m, Model& model);
 
 // model_reader_forces.cpp
 void read_forces(const Cursor& section, Model& model);

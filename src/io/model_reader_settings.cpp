@@ -14,7 +14,8 @@ const std::vector<std::string> kSolverKeys = {
     "persistent_contacts", "baumgarte_alpha", "baumgarte_beta"};
 // clang-format on
 
-const std::vector<std::string> kOutputKeys = {"every", "channels", "file", "progress"};
+const std::vector<std::string> kOutputKeys = {"every",    "channels", "file",
+                                              "progress", "vtk",      "vtk_every"};
 
 void warn_unused(const MapView& m, const std::vector<std::string>& keys, const std::string& why) {
   for (const std::string& key : keys)
@@ -179,6 +180,8 @@ OutputSettings read_output(const Cursor& section) {
   }
   if (auto c = m.find("file")) o.file = read_text(*c, "a file name");
   if (auto c = m.find("progress")) o.progress = read_bool(*c);
+  if (auto c = m.find("vtk")) o.vtk = read_text(*c, "a folder name");
+  if (auto c = m.find("vtk_every")) o.vtk_every = read_integer(*c, 1);
   return o;
 }
 

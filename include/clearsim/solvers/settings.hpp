@@ -87,6 +87,8 @@ struct OutputSettings {
   std::vector<std::pair<int, int>> channel_positions;
   std::string file;      // CSV path; the command line's -o overrides it
   bool progress = true;  // progress bar when stderr is a terminal
+  std::string vtk;       // folder of a ParaView time series (io/vtk_series.hpp); "" = none
+  int vtk_every = 1;     // write every N-th output point to it
 };
 
 struct RunSettings {

@@ -1,0 +1,122 @@
+// Compliant contact between two bodies' triangle meshes (seed 004 §4.2, issue 10 item 2).
+//
+// Each evaluation finds the contact regions (mesh_penetration.hpp: FCL broad phase, vertex-inside
+// depths here) and applies, per region, the normal law and the friction law of a compliant
+// contact at one point:
+//   per penetrating vertex e: depth δ_e = n_f·(a_f − p_e) behind the other mesh's nearest face f
+//   (outward unit normal n_f, a point a_f), contact direction N_e (along which body j is pushed:
+//   n_f for a vertex of j, −n_f for a vertex of i), midpoint c_e = p_e + ½ δ_e n_f;
+//   region: δ = max δ_e, N = Σ δ_e N_e / ‖Σ δ_e N_e‖, point c = Σ δ_e c_e / Σ δ_e;
+//   relative velocity v = v_j(c) − v_i(c), δ̇ = −Nᵀv, v_T = v − (Nᵀv) N.
+// The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
+// fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
+// math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
+//
+// Memory: max_regions slots of kMemoryPerRegion values (State::memory, written after accepted
+// steps only):
+//   [0]     δ̇⁻, approach speed at onset (0: free slot)
+//   [1..3]  the region's point c, body-i frame [m] (to recognise the region at the next step)
+//   [4..6]  bristle anchor on body i, body-i frame [m]
+//   [7..9]  bristle anchor on body j, body-j frame [m]
+// Matching rule: a region takes over the slot whose stored point (body-i frame) is nearest to its
+// own point c, if that distance is at most the region's extent (largest ‖c_e − c‖) plus
+// match_distance; pairs are assigned one-to-one, nearest first. A matched region keeps δ̇⁻ and its
+// anchors; an unmatched one starts (onset) in a free slot; slots no region took are cleared.
+// Regions beyond max_regions get forces but no memory (δ̇⁻ from the current rate, no bristle).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clearsim/elements/contact/compliant_contact.hpp"
+#include "clearsim/elements/contact/mesh_penetration.hpp"
+#include "clearsim/elements/element.hpp"
+#include "clearsim/geometry/mesh_bvh.hpp"
+#include "clearsim/model/shape.hpp"
+
+namespace cs::contact {
+
+struct MeshContactOptions {
+  int max_regions = 32;         // memory slots
+  double match_distance = 0.0;  // [m]; 0: the mean edge length of the two meshes
+};
+
+// Checks a mesh for use as a contact shape: throws std::invalid_argument (naming the shape) if it
+// is open, non-manifold, inconsistently or inward oriented, or has non-finite vertices; appends
+// a warning for degenerate or duplicated triangles (ignored by the detector).
+void check_contact_mesh(const Shape& shape, std::vector<std::string>& warnings);
+
+class MeshContact final : public Element {
+ public:
+  static constexpr int kMemoryPerRegion = 10;
+
+  // Shapes' bodies are body_i and body_j. Throws std::invalid_argument if a mesh fails
+  // check_contact_mesh or both shapes are on one body.
+  MeshContact(std::string name, const Shape& shape_i, const Shape& shape_j, ContactLaws laws,
+              MeshContactOptions options = {});
+  std::string kind() const override { return "mesh_contact"; }
+
+  bool has_force() const override { return true; }
+  void force(const ElementInput& in, ForceBlock& out, bool tangents) const override;
+  double potential_energy(const ElementInput& in) const override;
+  ContactRates contact_rates(const ElementInput& in) const override;
+
+  int num_memory() const override { return kMemoryPerRegion * options_.max_regions; }
+  void update_memory(const ElementInput& in, double* memory) const override;
+
+  // "regions" (count), "normal_force" ΣF_N [N], "friction_force" Σ‖F_T‖ [N], "penetration"
+  // max δ [m], "triangle_pairs" (intersecting), "unresolved_pairs" (no vertex inside: a mesh
+  // too coarse for the patch, DetectionStats).
+  std::vector<std::string> channel_names() const override;
+  double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+
+  struct RegionResult {
+    Vec3 point_W = Vec3::Zero();   // c [m]
+    Vec3 normal_W = Vec3::Zero();  // N, along which body j is pushed
+    double depth = 0.0;            // δ [m]
+    double F_N = 0.0;              // [N]
+    Vec3 F_T_W = Vec3::Zero();     // friction force on body j [N]
+    int vertices = 0;              // penetrating vertices in the region
+    int slot = -1;                 // memory slot it matched (−1: none)
+  };
+  std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
+  // Regions (vertex–face pairs) at this configuration.
+  std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr) const;
+
+  const Shape& shape(int side) const { return sides_[side].shape; }
+  // Degenerate or duplicated triangles found by check_contact_mesh (the detector ignores them).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  const ContactLaws& laws() const { return laws_; }
+  const MeshContactOptions& options() const { return options_; }
+
+ private:
+  struct Side {
+    Shape shape;
+    std::shared_ptr<const MeshBvh> bvh;
+    std::vector<std::vector<int>> neighbours;
+    std::vector<Vec3> vertices_B, normals_B;  // body frame (normals zero for degenerate faces)
+  };
+  template <class S>
+  struct RegionKinematics {
+    V3<S> point, N;
+    S depth;
+    double extent = 0.0;
+  };
+  template <class S>
+  RegionKinematics<S> region_kinematics(const Region& r, const Pose<S>& i, const Pose<S>& j) const;
+  std::vector<int> match(const std::vector<RegionKinematics<double>>& k, const Pose<double>& i,
+                         const double* memory) const;
+  template <class S>
+  Eigen::Matrix<S, 12, 1> generalized_force(const std::vector<Region>& regions, const Pose<S>& i,
+                                            const Pose<S>& j, const double* memory,
+                                            std::vector<RegionResult>* out) const;
+  MeshInstance instance(int side, const BodyKinematics& b) const;
+
+  Side sides_[2];
+  ContactLaws laws_;
+  MeshContactOptions options_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace cs::contact

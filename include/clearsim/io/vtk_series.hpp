@@ -1,0 +1,65 @@
+// A ParaView time series of the model's shapes and mesh-contact regions (issue 10 item 3): a
+// folder with series.pvd and, per saved step k, shapes_k.vtp (every shape's triangles at its
+// body's pose, cell data "shape" = index in Model::shapes) and contacts_k.vtp (one vertex per
+// contact region at its point c, point data "normal" N, "force" F on body j, "normal_force" F_N,
+// "penetration" δ, "element" index). Both are ASCII XML PolyData written here — the format is
+// a few tags, and Debian's VTK (libvtk9-dev) would add a large dependency for that. Each file is
+// written under a temporary name and renamed, and series.pvd is rewritten after every step, so an
+// interrupted run leaves a readable series.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace cs {
+
+struct VtkContactPoint {
+  Vec3 point = Vec3::Zero();   // [m], world
+  Vec3 normal = Vec3::Zero();  // unit
+  Vec3 force = Vec3::Zero();   // on body j [N]
+  double normal_force = 0.0;   // [N]
+  double penetration = 0.0;    // [m]
+  int element = -1;            // index in Model::elements
+};
+
+class VtkSeries {
+ public:
+  // Creates `folder` if needed; throws std::runtime_error if it cannot.
+  explicit VtkSeries(std::filesystem::path folder);
+  // Writes step t of `sys` at state `s` (shapes at their bodies' poses, every MeshContact's
+  // regions evaluated with the state's memory).
+  void write(const System& sys, const State& s);
+  int steps() const { return static_cast<int>(times_.size()); }
+  const std::filesystem::path& folder() const { return folder_; }
+
+ private:
+  void write_pvd() const;
+  std::filesystem::path folder_;
+  std::vector<double> times_;
+};
+
+// Contact regions of every mesh contact of `sys` at `s`.
+std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s);
+
+// Forwards every call to `next` and writes every `every`-th output point to a VtkSeries.
+class VtkObserver final : public StepObserver {
+ public:
+  VtkObserver(const System& sys, const std::string& folder, int every, StepObserver& next)
+      : sys_(sys), series_(folder), every_(every), next_(next) {}
+  void on_output(const State& s, const RunStats& stats) override;
+  void on_step(const State& s, const RunStats& stats) override { next_.on_step(s, stats); }
+  const VtkSeries& series() const { return series_; }
+
+ private:
+  const System& sys_;
+  VtkSeries series_;
+  int every_ = 1;
+  long outputs_ = 0;
+  StepObserver& next_;
+};
+
+}  // namespace cs

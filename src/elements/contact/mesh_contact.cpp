@@ -1,0 +1,308 @@
+#include "clearsim/elements/contact/mesh_contact.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "clearsim/geometry/mesh_check.hpp"
+
+namespace cs::contact {
+
+namespace {
+using ConstVec3Map = Eigen::Map<const Vec3>;
+
+// The value part of a pose (its position and orientation: what the memory matching reads).
+template <class S>
+Pose<double> values_of(const Pose<S>& p) {
+  Pose<double> v{Vec3::Zero(), Mat3::Zero(), Vec3::Zero(), Vec3::Zero()};
+  for (int r = 0; r < 3; ++r) {
+    v.x(r) = value_of(p.x(r));
+    for (int c = 0; c < 3; ++c) v.R(r, c) = value_of(p.R(r, c));
+  }
+  return v;
+}
+
+double mean_edge_length(const TriangleMesh& m) {
+  double sum = 0.0;
+  for (const auto& t : m.triangles)
+    for (int k = 0; k < 3; ++k) sum += (m.vertices[t[(k + 1) % 3]] - m.vertices[t[k]]).norm();
+  return m.triangles.empty() ? 0.0 : sum / (3.0 * m.num_triangles());
+}
+}  // namespace
+
+void check_contact_mesh(const Shape& shape, std::vector<std::string>& warnings) {
+  if (!shape.mesh || shape.mesh->triangles.empty())
+    throw std::invalid_argument("shape '" + shape.name + "' has no triangles");
+  const MeshReport r = check_mesh(*shape.mesh);
+  const bool fatal =
+      !r.closed() || !r.consistently_oriented() || r.inward || !r.nonfinite_vertices.empty();
+  std::ostringstream os;
+  os << "shape '" << shape.name << "'";
+  for (const std::string& p : r.problems()) os << "; " << p;
+  if (fatal) {
+    os << " — mesh contact needs a closed, consistently outward-oriented mesh (the inside of "
+          "the other body is where its vertices are found)";
+    throw std::invalid_argument(os.str());
+  }
+  if (!r.degenerate_triangles.empty() || !r.duplicated_triangles.empty())
+    warnings.push_back(os.str() + " (ignored by the contact detector)");
+}
+
+MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& shape_j,
+                         ContactLaws laws, MeshContactOptions options)
+    : Element(std::move(name), shape_i.body, shape_j.body),
+      laws_(std::move(laws)),
+      options_(options) {
+  if (shape_i.body == shape_j.body)
+    throw std::invalid_argument("mesh contact '" + this->name() + "': shapes '" + shape_i.name +
+                                "' and '" + shape_j.name + "' are on the same body");
+  const Shape* shapes[2] = {&shape_i, &shape_j};
+  for (const Shape* sh : shapes) check_contact_mesh(*sh, warnings_);
+  double edge = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    Side& side = sides_[s];
+    side.shape = *shapes[s];
+    const TriangleMesh& m = *side.shape.mesh;
+    side.bvh = std::make_shared<const MeshBvh>(m);
+    side.neighbours = vertex_neighbours(m);
+    for (const Vec3& v : m.vertices)
+      side.vertices_B.push_back(side.shape.p_BS + side.shape.R_BS * v);
+    for (int t = 0; t < m.num_triangles(); ++t)
+      side.normals_B.push_back(side.shape.R_BS * face_normal(m, t));
+    edge += 0.5 * mean_edge_length(m);
+  }
+  if (options_.match_distance <= 0.0) options_.match_distance = edge;
+}
+
+MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
+  const Side& s = sides_[side];
+  MeshInstance m;
+  m.mesh = s.shape.mesh.get();
+  m.bvh = s.bvh.get();
+  m.neighbours = &s.neighbours;
+  m.pose.R_WM = b.R_WB * s.shape.R_BS;
+  m.pose.p_WM = b.x_W + b.R_WB * s.shape.p_BS;
+  return m;
+}
+
+std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats) const {
+  return find_regions(instance(0, *in.i), instance(1, *in.j), stats);
+}
+
+template <class S>
+MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r, const Pose<S>& i,
+                                                                const Pose<S>& j) const {
+  const Pose<S>* pose[2] = {&i, &j};
+  V3<S> sum_N = V3<S>::Zero(), sum_c = V3<S>::Zero();
+  S sum_w(0.0);
+  RegionKinematics<S> k;
+  k.depth = S(0.0);
+  std::vector<Vec3> c_values;
+  for (const Penetration& e : r.points) {
+    const int own = e.side, other = 1 - e.side;
+    const V3<S> p = pose[own]->point(sides_[own].vertices_B[e.vertex]);
+    const V3<S> n = pose[other]->direction(sides_[other].normals_B[e.face]);
+    const int a_index = sides_[other].shape.mesh->triangles[e.face][0];
+    const V3<S> a = pose[other]->point(sides_[other].vertices_B[a_index]);
+    const S depth = n.dot(a - p);
+    const V3<S> c = p + (0.5 * depth) * n;
+    sum_N += depth * (own == 1 ? n : V3<S>(-n));
+    sum_c += depth * c;
+    sum_w += depth;
+    if (value_of(depth) > value_of(k.depth)) k.depth = depth;
+    c_values.push_back(Vec3(value_of(c(0)), value_of(c(1)), value_of(c(2))));
+  }
+  using std::sqrt;
+  const S norm = sqrt(sum_N.squaredNorm());
+  if (value_of(norm) <= 1e-12 * value_of(sum_w)) {  // opposite faces cancel: no usable normal
+    k.N = V3<S>::Zero();
+    k.depth = S(0.0);  // the law gives no force
+  } else {
+    k.N = sum_N / norm;
+  }
+  k.point = sum_c / sum_w;
+  const Vec3 c0(value_of(k.point(0)), value_of(k.point(1)), value_of(k.point(2)));
+  for (const Vec3& c : c_values) k.extent = std::max(k.extent, (c - c0).norm());
+  return k;
+}
+
+std::vector<int> MeshContact::match(const std::vector<RegionKinematics<double>>& k,
+                                    const Pose<double>& i, const double* memory) const {
+  std::vector<int> slot(k.size(), -1);
+  if (!memory) return slot;
+  std::vector<std::tuple<double, int, int>> candidates;  // (distance, region, slot)
+  for (int r = 0; r < static_cast<int>(k.size()); ++r) {
+    const Vec3 c_B = i.R.transpose() * (k[r].point - i.x);
+    for (int s = 0; s < options_.max_regions; ++s) {
+      const double* mem = memory + kMemoryPerRegion * s;
+      if (mem[0] <= 0.0) continue;
+      const double d = (c_B - ConstVec3Map(mem + 1)).norm();
+      if (d <= k[r].extent + options_.match_distance) candidates.emplace_back(d, r, s);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  std::vector<char> taken(options_.max_regions, 0);
+  for (const auto& [d, r, s] : candidates) {
+    if (slot[r] >= 0 || taken[s]) continue;
+    slot[r] = s;
+    taken[s] = 1;
+  }
+  return slot;
+}
+
+template <class S>
+Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>& regions,
+                                                       const Pose<S>& i, const Pose<S>& j,
+                                                       const double* memory,
+                                                       std::vector<RegionResult>* out) const {
+  std::vector<RegionKinematics<double>> kd;
+  Eigen::Matrix<S, 12, 1> f = Eigen::Matrix<S, 12, 1>::Zero();
+  std::vector<RegionKinematics<S>> ks;
+  for (const Region& reg : regions) {
+    ks.push_back(region_kinematics(reg, i, j));
+    RegionKinematics<double> d;
+    d.point = ks.back().point.unaryExpr([](const S& x) { return value_of(x); });
+    d.extent = ks.back().extent;
+    kd.push_back(d);
+  }
+  const std::vector<int> slots = match(kd, values_of(i), memory);
+  const FrictionLaw& fr = laws_.friction;
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    const RegionKinematics<S>& k = ks[r];
+    const double* mem = slots[r] >= 0 ? memory + kMemoryPerRegion * slots[r] : nullptr;
+    const V3<S> v = j.velocity_at(k.point) - i.velocity_at(k.point);
+    const S delta_dot = -k.N.dot(v);
+    const double v_minus = mem ? mem[0] : std::max(value_of(delta_dot), 0.0);
+    const S F_N = laws_.normal.force(k.depth, delta_dot, v_minus);
+    V3<S> F = F_N * k.N, F_T = V3<S>::Zero();
+    if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
+      const V3<S> v_T = v - k.N.dot(v) * k.N;
+      V3<S> d = V3<S>::Zero(), d_dot = v_T;
+      if (fr.has_bristle() && mem) {
+        const V3<S> A_i = i.point(ConstVec3Map(mem + 4)), A_j = j.point(ConstVec3Map(mem + 7));
+        const M3<S> P = M3<S>::Identity() - k.N * k.N.transpose();
+        d = P * (A_j - A_i);
+        d_dot = P * (j.velocity_at(A_j) - i.velocity_at(A_i));
+      }
+      F_T = fr.force(v_T, F_N, d, d_dot);
+      F += F_T;
+    }
+    f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
+    f.template tail<6>() += wrench_at(j, k.point, F);
+    if (!out) continue;
+    RegionResult res;
+    res.point_W = kd[r].point;
+    res.normal_W = k.N.unaryExpr([](const S& x) { return value_of(x); });
+    res.depth = value_of(k.depth);
+    res.F_N = value_of(F_N);
+    res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
+    res.vertices = static_cast<int>(regions[r].points.size());
+    res.slot = slots[r];
+    out->push_back(res);
+  }
+  return f;
+}
+
+void MeshContact::force(const ElementInput& in, ForceBlock& out, bool tangents) const {
+  const std::vector<Region> regions = detect(in);
+  if (regions.empty()) return;
+  if (!tangents) {
+    out.f += generalized_force(regions, pose_of(*in.i), pose_of(*in.j), in.memory, nullptr);
+    return;
+  }
+  unpack_force(
+      generalized_force(regions, seeded_pose(*in.i, 0), seeded_pose(*in.j, 1), in.memory, nullptr),
+      out);
+}
+
+std::vector<MeshContact::RegionResult> MeshContact::evaluate(const ElementInput& in,
+                                                             DetectionStats* stats) const {
+  std::vector<RegionResult> out;
+  generalized_force(detect(in, stats), pose_of(*in.i), pose_of(*in.j), in.memory, &out);
+  return out;
+}
+
+double MeshContact::potential_energy(const ElementInput& in) const {
+  double V = 0.0;
+  for (const RegionResult& r : evaluate(in)) V += laws_.normal.elastic_energy(r.depth);
+  return V;
+}
+
+Element::ContactRates MeshContact::contact_rates(const ElementInput& in) const {
+  ContactRates rates;
+  for (const RegionResult& r : evaluate(in)) {
+    const double v_minus = (in.memory && r.slot >= 0) ? in.memory[kMemoryPerRegion * r.slot] : 0.0;
+    rates.stiffness = std::max(rates.stiffness, laws_.normal.elastic_stiffness(r.depth));
+    rates.damping = std::max(rates.damping, laws_.normal.damping_rate(r.depth, v_minus));
+  }
+  return rates;
+}
+
+void MeshContact::update_memory(const ElementInput& in, double* memory) const {
+  const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
+  const std::vector<RegionResult> regions = evaluate(in);
+  const int n = num_memory();
+  std::vector<double> next(n, 0.0);
+  std::vector<char> used(options_.max_regions, 0);
+  for (const RegionResult& r : regions)
+    if (r.slot >= 0) used[r.slot] = 1;
+  int free_slot = 0;
+  const FrictionLaw& fr = laws_.friction;
+  for (const RegionResult& r : regions) {
+    int s = r.slot;
+    if (s < 0) {  // onset: the first slot no region holds
+      while (free_slot < options_.max_regions && used[free_slot]) ++free_slot;
+      if (free_slot == options_.max_regions) continue;  // beyond capacity: no memory
+      s = free_slot;
+      used[s] = 1;
+    }
+    double* mem = next.data() + kMemoryPerRegion * s;
+    const double* old = r.slot >= 0 ? memory + kMemoryPerRegion * r.slot : nullptr;
+    const Vec3 v = pj.velocity_at(r.point_W) - pi.velocity_at(r.point_W);
+    Vec3 A_i = r.point_W, A_j = r.point_W;  // onset: anchor the bristle at the point
+    if (old) {
+      std::copy(old, old + kMemoryPerRegion, mem);
+      A_i = pi.point(ConstVec3Map(old + 4));
+      A_j = pj.point(ConstVec3Map(old + 7));
+      if (fr.has_bristle()) {
+        const Mat3 P = Mat3::Identity() - r.normal_W * r.normal_W.transpose();
+        const Vec3 d = P * (A_j - A_i);
+        const Vec3 d_dot = P * (pj.velocity_at(A_j) - pi.velocity_at(A_i));
+        const Vec3 v_T = v - r.normal_W.dot(v) * r.normal_W;
+        const Vec3 settled = fr.settled_deflection(v_T, r.F_N, d, d_dot);
+        if (settled != d) {  // slipping beyond the static limit: the anchor follows
+          A_j = r.point_W;
+          A_i = r.point_W - settled;
+        }
+      }
+    } else {
+      mem[0] = std::max(-r.normal_W.dot(v), laws_.normal.min_approach_speed);
+    }
+    Eigen::Map<Vec3>(mem + 1) = pi.R.transpose() * (r.point_W - pi.x);
+    Eigen::Map<Vec3>(mem + 4) = pi.R.transpose() * (A_i - pi.x);
+    Eigen::Map<Vec3>(mem + 7) = pj.R.transpose() * (A_j - pj.x);
+  }
+  std::copy(next.begin(), next.end(), memory);
+}
+
+std::vector<std::string> MeshContact::channel_names() const {
+  return {"regions",     "normal_force",   "friction_force",
+          "penetration", "triangle_pairs", "unresolved_pairs"};
+}
+
+double MeshContact::channel_value(int k, const ElementInput& in, const double*) const {
+  double value = 0.0;
+  DetectionStats stats;
+  const std::vector<RegionResult> regions = evaluate(in, &stats);
+  if (k == 4) return stats.triangle_pairs;
+  if (k == 5) return stats.unresolved_pairs;
+  for (const RegionResult& r : regions) {
+    if (k == 1) value += r.F_N;
+    if (k == 2) value += r.F_T_W.norm();
+    if (k == 3) value = std::max(value, r.depth);
+  }
+  return k == 0 ? static_cast<double>(regions.size()) : value;
+}
+
+}  // namespace cs::contact

@@ -1,0 +1,130 @@
+#include "clearsim/elements/contact/mesh_penetration.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace cs::contact {
+
+namespace {
+
+Vec3 to_world(const MeshPose& X, const Vec3& p_M) { return X.R_WM * p_M + X.p_WM; }
+Vec3 to_mesh(const MeshPose& X, const Vec3& p_W) { return X.R_WM.transpose() * (p_W - X.p_WM); }
+
+// Vertex v of `own` inside `other`: the closest point of the nearest face lies in front of it
+// (its outward normal points from the vertex towards the surface). Depth is the distance behind
+// that face's plane, the quantity the force kernel differentiates.
+bool probe(const MeshInstance& own, int v, const MeshInstance& other, Penetration& out) {
+  const Vec3 p = to_mesh(other.pose, to_world(own.pose, own.mesh->vertices[v]));
+  const NearestTriangle nt = other.bvh->nearest(p);
+  if (nt.triangle < 0) return false;
+  const Vec3 n = face_normal(*other.mesh, nt.triangle);  // zero for a degenerate face
+  if ((p - nt.closest).dot(n) >= 0.0) return false;
+  const Vec3& a = other.mesh->vertices[other.mesh->triangles[nt.triangle][0]];
+  out.depth = n.dot(a - p);
+  out.vertex = v;
+  out.face = nt.triangle;
+  return out.depth > 0.0;
+}
+
+// Inside vertices of `own` reachable from `seeds` through inside vertices (flood fill on edges).
+void flood(const MeshInstance& own, const MeshInstance& other, int side,
+           const std::vector<int>& seeds, std::vector<Penetration>& found,
+           std::unordered_map<int, int>& index_of, DetectionStats* stats) {
+  std::unordered_set<int> visited;
+  std::vector<int> stack(seeds.rbegin(), seeds.rend());
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    if (!visited.insert(v).second) continue;
+    if (stats) ++stats->vertices_tested;
+    Penetration p;
+    if (!probe(own, v, other, p)) continue;
+    p.side = side;
+    index_of[v] = static_cast<int>(found.size());
+    found.push_back(p);
+    for (int nb : (*own.neighbours)[v])
+      if (!visited.count(nb)) stack.push_back(nb);
+  }
+}
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  int root(int a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  }
+  void join(int a, int b) {
+    a = root(a);
+    b = root(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+std::vector<int> seed_vertices(const TriangleMesh& m, const std::vector<std::array<int, 2>>& pairs,
+                               int side) {
+  std::vector<int> seeds;
+  for (const auto& pr : pairs)
+    for (int v : m.triangles[pr[side]]) seeds.push_back(v);
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  return seeds;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> vertex_neighbours(const TriangleMesh& mesh) {
+  std::vector<std::vector<int>> nb(mesh.vertices.size());
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      nb[t[k]].push_back(t[(k + 1) % 3]);
+      nb[t[k]].push_back(t[(k + 2) % 3]);
+    }
+  for (auto& list : nb) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return nb;
+}
+
+std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
+                                 DetectionStats* stats) {
+  const auto pairs = MeshBvh::intersecting_triangles(*m0.bvh, m0.pose, *m1.bvh, m1.pose);
+  if (stats) stats->triangle_pairs = static_cast<int>(pairs.size());
+  if (pairs.empty()) return {};
+  std::vector<Penetration> found;
+  std::unordered_map<int, int> index_of[2];
+  flood(m0, m1, 0, seed_vertices(*m0.mesh, pairs, 0), found, index_of[0], stats);
+  flood(m1, m0, 1, seed_vertices(*m1.mesh, pairs, 1), found, index_of[1], stats);
+  UnionFind uf(static_cast<int>(found.size()));
+  const MeshInstance* own[2] = {&m0, &m1};
+  for (int k = 0; k < static_cast<int>(found.size()); ++k) {  // along edges
+    const auto& map = index_of[found[k].side];
+    for (int nb : (*own[found[k].side]->neighbours)[found[k].vertex])
+      if (auto it = map.find(nb); it != map.end()) uf.join(k, it->second);
+  }
+  for (const auto& pr : pairs) {  // across an intersecting triangle pair
+    int first = -1;
+    for (int side = 0; side < 2; ++side)
+      for (int v : own[side]->mesh->triangles[pr[side]])
+        if (auto it = index_of[side].find(v); it != index_of[side].end()) {
+          if (first < 0) first = it->second;
+          uf.join(first, it->second);
+        }
+    if (first < 0 && stats) ++stats->unresolved_pairs;
+  }
+  std::map<int, int> region_of_root;
+  std::vector<Region> regions;
+  for (int k = 0; k < static_cast<int>(found.size()); ++k) {
+    const auto [it, added] =
+        region_of_root.try_emplace(uf.root(k), static_cast<int>(regions.size()));
+    if (added) regions.emplace_back();
+    regions[it->second].points.push_back(found[k]);
+  }
+  return regions;
+}
+
+}  // namespace cs::contact

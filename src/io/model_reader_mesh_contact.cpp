@@ -1,0 +1,69 @@
+// `contacts: NAME: {type: mesh, shapes: [A, B], contact: {...}, friction: {...}}`: compliant
+// contact between two shapes' triangle meshes (elements/contact/mesh_contact.hpp). The shapes'
+// bodies are the contact's bodies; the meshes must be closed and outward oriented.
+#include <sstream>
+
+#include "clearsim/elements/contact/mesh_contact.hpp"
+#include "clearsim/model/model_builder.hpp"
+#include "model_reader_laws.hpp"
+#include "model_reader_sections.hpp"
+
+namespace cs::model_file {
+
+namespace {
+const std::vector<std::string> kMeshContactKeys = {
+    "type", "shapes", "contact", "restitution", "friction", "max_regions", "match_distance"};
+
+// The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
+const Shape& read_contact_shape(const Cursor& c, const Model& model) {
+  const std::string name = read_text(c, "a shape name");
+  const Shape* s = model.find_shape(name);
+  if (!s) {
+    std::ostringstream os;
+    os << c.path() << ": no shape '" << name << "' (shapes are declared in section 'shapes')";
+    c.fail(os.str());
+  }
+  std::vector<std::string> warnings;
+  try {
+    contact::check_contact_mesh(*s, warnings);
+  } catch (const std::invalid_argument& e) {
+    c.fail(c.path() + ": " + e.what());
+  }
+  for (const std::string& w : warnings) c.warn(c.path() + ": " + w);
+  return *s;
+}
+}  // namespace
+
+void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
+  m.allow_only("in mesh contact '" + e.key + "'", kMeshContactKeys);
+  const std::vector<Cursor> shapes =
+      m.need("shapes", "the two shapes in contact [shape_i, shape_j]")
+          .items("a list of two shape names [shape_i, shape_j]", 2);
+  const Shape& a = read_contact_shape(shapes[0], model);
+  const Shape& b = read_contact_shape(shapes[1], model);
+  if (a.body == b.body) {
+    std::ostringstream os;
+    os << shapes[1].path() << ": shapes '" << a.name << "' and '" << b.name
+       << "' are on the same body; a mesh contact joins two bodies";
+    shapes[1].fail(os.str());
+  }
+  const LawContext ctx;  // no radius: the stiffness is given (`stiffness:`)
+  m.need("contact", "the contact law {law: hunt_crossley, stiffness: K, ...}");
+  contact::ContactLaws laws;
+  std::optional<double> restitution;
+  if (auto r = m.find("restitution")) {
+    restitution = read_non_negative(*r, "");
+    if (*restitution > 1.0) r->expected("a number in [0, 1]");
+  }
+  laws.normal = read_normal_law(*m.find("contact"), ctx, restitution);
+  if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
+  contact::MeshContactOptions options;
+  if (auto c = m.find("max_regions")) options.max_regions = read_integer(*c, 1);
+  if (auto c = m.find("match_distance")) options.match_distance = read_positive(*c, "m");
+  build_at(e.value.source(), e.value.key_pos(), [&] {
+    check_contact_laws(e.key, laws, contact::SpherePlaneGeometry{});
+    return add_element(model, std::make_unique<contact::MeshContact>(e.key, a, b, laws, options));
+  });
+}
+
+}  // namespace cs::model_file

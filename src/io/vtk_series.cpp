@@ -1,0 +1,186 @@
+#include "clearsim/io/vtk_series.hpp"
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+#include "clearsim/elements/contact/mesh_contact.hpp"
+
+namespace cs {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string step_name(const char* stem, int k) {
+  std::ostringstream os;
+  os << stem << '_' << std::setw(6) << std::setfill('0') << k << ".vtp";
+  return os.str();
+}
+
+// Writes `text` to `path` through a temporary file and a rename (no half-written file).
+void write_file(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+void open_piece(std::ostream& os, std::size_t points, std::size_t verts, std::size_t polys) {
+  os << "<?xml version=\"1.0\"?>\n"
+     << "<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n"
+     << "<Piece NumberOfPoints=\"" << points << "\" NumberOfVerts=\"" << verts
+     << "\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"" << polys << "\">\n";
+}
+
+void close_piece(std::ostream& os) { os << "</Piece>\n</PolyData>\n</VTKFile>\n"; }
+
+void vectors(std::ostream& os, const char* name, const std::vector<Vec3>& v) {
+  os << "<DataArray type=\"Float64\"" << (name[0] ? " Name=\"" : "") << name
+     << (name[0] ? "\"" : "") << " NumberOfComponents=\"3\" format=\"ascii\">\n";
+  for (const Vec3& p : v) os << p(0) << ' ' << p(1) << ' ' << p(2) << '\n';
+  os << "</DataArray>\n";
+}
+
+template <class T>
+void scalars(std::ostream& os, const char* type, const char* name, const std::vector<T>& v) {
+  os << "<DataArray type=\"" << type << "\" Name=\"" << name << "\" format=\"ascii\">\n";
+  for (const T& x : v) os << x << '\n';
+  os << "</DataArray>\n";
+}
+
+// Cells given by connectivity and offsets (Verts or Polys).
+void cells(std::ostream& os, const char* tag, const std::vector<int>& conn, int per_cell) {
+  std::vector<int> offsets;
+  for (std::size_t k = 1; k <= conn.size() / per_cell; ++k)
+    offsets.push_back(static_cast<int>(k) * per_cell);
+  os << '<' << tag << ">\n";
+  scalars(os, "Int32", "connectivity", conn);
+  scalars(os, "Int32", "offsets", offsets);
+  os << "</" << tag << ">\n";
+}
+
+std::string shapes_vtp(const Model& model, const State& s) {
+  std::vector<Vec3> points;
+  std::vector<int> conn, shape_of_cell;
+  for (std::size_t k = 0; k < model.shapes.size(); ++k) {
+    const Shape& sh = model.shapes[k];
+    Mat3 R = sh.R_BS;
+    Vec3 p = sh.p_BS;
+    if (sh.body != kGround) {
+      p = s.x_W[sh.body] + s.R_WB[sh.body] * sh.p_BS;
+      R = s.R_WB[sh.body] * sh.R_BS;
+    }
+    const int first = static_cast<int>(points.size());
+    for (const Vec3& v : sh.mesh->vertices) points.push_back(p + R * v);
+    for (const auto& t : sh.mesh->triangles) {
+      for (int c : t) conn.push_back(first + c);
+      shape_of_cell.push_back(static_cast<int>(k));
+    }
+  }
+  std::ostringstream os;
+  os << std::setprecision(10);
+  open_piece(os, points.size(), 0, shape_of_cell.size());
+  os << "<CellData Scalars=\"shape\">\n";
+  scalars(os, "Int32", "shape", shape_of_cell);
+  os << "</CellData>\n<Points>\n";
+  vectors(os, "", points);
+  os << "</Points>\n";
+  cells(os, "Polys", conn, 3);
+  close_piece(os);
+  return os.str();
+}
+
+std::string contacts_vtp(const std::vector<VtkContactPoint>& cps) {
+  std::vector<Vec3> points, normals, forces;
+  std::vector<double> fn, depth;
+  std::vector<int> conn, element;
+  for (const VtkContactPoint& c : cps) {
+    conn.push_back(static_cast<int>(points.size()));
+    points.push_back(c.point);
+    normals.push_back(c.normal);
+    forces.push_back(c.force);
+    fn.push_back(c.normal_force);
+    depth.push_back(c.penetration);
+    element.push_back(c.element);
+  }
+  std::ostringstream os;
+  os << std::setprecision(10);
+  open_piece(os, points.size(), points.size(), 0);
+  os << "<PointData Vectors=\"force\">\n";
+  vectors(os, "normal", normals);
+  vectors(os, "force", forces);
+  scalars(os, "Float64", "normal_force", fn);
+  scalars(os, "Float64", "penetration", depth);
+  scalars(os, "Int32", "element", element);
+  os << "</PointData>\n<Points>\n";
+  vectors(os, "", points);
+  os << "</Points>\n";
+  cells(os, "Verts", conn, 1);
+  close_piece(os);
+  return os.str();
+}
+
+}  // namespace
+
+VtkSeries::VtkSeries(std::filesystem::path folder) : folder_(std::move(folder)) {
+  std::error_code ec;
+  fs::create_directories(folder_, ec);
+  if (!fs::is_directory(folder_))
+    throw std::runtime_error("cannot create the VTK folder " + folder_.string());
+}
+
+std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s) {
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  std::vector<VtkContactPoint> out;
+  const Model& model = sys.model();
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const auto* mc = dynamic_cast<const contact::MeshContact*>(model.elements[e].get());
+    if (!mc) continue;
+    for (const auto& r : mc->evaluate(sys.input(static_cast<int>(e), s.t, kin))) {
+      VtkContactPoint c;
+      c.point = r.point_W;
+      c.normal = r.normal_W;
+      c.force = r.F_N * r.normal_W + r.F_T_W;
+      c.normal_force = r.F_N;
+      c.penetration = r.depth;
+      c.element = static_cast<int>(e);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void VtkSeries::write(const System& sys, const State& s) {
+  const int k = steps();
+  write_file(folder_ / step_name("shapes", k), shapes_vtp(sys.model(), s));
+  write_file(folder_ / step_name("contacts", k), contacts_vtp(mesh_contact_points(sys, s)));
+  times_.push_back(s.t);
+  write_pvd();
+}
+
+void VtkSeries::write_pvd() const {
+  std::ostringstream os;
+  os << std::setprecision(12);
+  os << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n<Collection>\n";
+  for (std::size_t k = 0; k < times_.size(); ++k) {
+    os << "<DataSet timestep=\"" << times_[k] << "\" part=\"0\" name=\"shapes\" file=\""
+       << step_name("shapes", static_cast<int>(k)) << "\"/>\n";
+    os << "<DataSet timestep=\"" << times_[k] << "\" part=\"1\" name=\"contacts\" file=\""
+       << step_name("contacts", static_cast<int>(k)) << "\"/>\n";
+  }
+  os << "</Collection>\n</VTKFile>\n";
+  write_file(folder_ / "series.pvd", os.str());
+}
+
+void VtkObserver::on_output(const State& s, const RunStats& stats) {
+  next_.on_output(s, stats);
+  if (outputs_++ % every_ == 0) series_.write(sys_, s);
+}
+
+}  // namespace cs

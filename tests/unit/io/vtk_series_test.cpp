@@ -1,0 +1,99 @@
+// The ParaView series (io/vtk_series.hpp): written for a sphere mesh pressed into a plane mesh,
+// then read back with a minimal XML scan: the shapes' points are the meshes at their bodies'
+// poses, the contact point is the region's, and series.pvd lists both parts of every step.
+#include "clearsim/io/vtk_series.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/elements/contact/mesh_contact.hpp"
+#include "clearsim/geometry/grid_box_mesh.hpp"
+#include "clearsim/geometry/primitive_meshes.hpp"
+#include "clearsim/math/so3.hpp"
+#include "clearsim/model/model_builder.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+
+namespace cs {
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The numbers of the DataArray that follows `tag` ("<Points>") or carries it ("Name=\"force\"").
+std::vector<double> array_after(const std::string& xml, const std::string& tag) {
+  const std::size_t at = xml.find(tag);
+  EXPECT_NE(at, std::string::npos) << tag;
+  const std::size_t head = tag[0] == '<' ? xml.find("<DataArray", at) : at;
+  const std::size_t open = xml.find('>', head) + 1;
+  const std::size_t close = xml.find("</DataArray>", open);
+  std::istringstream is(xml.substr(open, close - open));
+  std::vector<double> v;
+  for (double x; is >> x;) v.push_back(x);
+  return v;
+}
+
+TEST(VtkSeries, WritesShapesAndContactsThatReadBack) {
+  Model model;
+  Body ball;
+  ball.name = "ball";
+  ball.mass = 1.0;
+  ball.inertia_B = 1e-3 * Mat3::Identity();
+  ball.x0_W = Vec3(0.01, 0.02, 0.049);
+  ball.R0_WB = so3::exp(Vec3(0.1, 0.2, 0.3));
+  const int b = add_body(model, ball);
+  add_shape(model, "plane_mesh", kGround, Vec3(0, 0, -0.05), Mat3::Identity(),
+            std::make_shared<const TriangleMesh>(grid_box_mesh(Vec3(1, 1, 0.1), {4, 4, 1})));
+  add_shape(model, "ball_mesh", b, ball.x0_W, ball.R0_WB,
+            std::make_shared<const TriangleMesh>(sphere_mesh(0.05, 2)));
+  contact::ContactLaws laws;
+  laws.normal.kind = contact::NormalLawKind::kHertz;
+  laws.normal.stiffness = 1e9;
+  add_element(model, std::make_unique<contact::MeshContact>("floor", model.shapes[0],
+                                                            model.shapes[1], laws));
+  System sys(model);
+  State s = initial_state(sys);
+  s.t = 0.25;
+  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_test";
+  std::filesystem::remove_all(dir);
+  VtkSeries series(dir);
+  series.write(sys, s);
+  series.write(sys, s);
+
+  const std::string shapes = slurp(dir / "shapes_000001.vtp");
+  const std::vector<double> pts = array_after(shapes, "<Points>");
+  const TriangleMesh& plane = *model.shapes[0].mesh;
+  const TriangleMesh& sphere = *model.shapes[1].mesh;
+  ASSERT_EQ(pts.size(), 3u * (plane.vertices.size() + sphere.vertices.size()));
+  const std::size_t n0 = plane.vertices.size();
+  for (std::size_t k = 0; k < sphere.vertices.size(); ++k) {
+    const Vec3 expected = s.x_W[b] + s.R_WB[b] * sphere.vertices[k];  // shape at the body origin
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(pts[3 * (n0 + k) + c], expected(c), 1e-9);
+  }
+  EXPECT_NEAR(pts[2], plane.vertices[0].z() - 0.05, 1e-9);
+
+  const std::string contacts = slurp(dir / "contacts_000001.vtp");
+  const std::vector<double> cp = array_after(contacts, "<Points>");
+  const auto regions = mesh_contact_points(sys, s);
+  ASSERT_EQ(regions.size(), 1u);
+  ASSERT_EQ(cp.size(), 3u);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(cp[c], regions[0].point(c), 1e-9);
+  const std::vector<double> force = array_after(contacts, "Name=\"force\"");
+  EXPECT_GT(force[2], 0.0);  // pushes the ball up
+
+  const std::string pvd = slurp(dir / "series.pvd");
+  EXPECT_NE(pvd.find("timestep=\"0.25\" part=\"1\" name=\"contacts\" file=\"contacts_000001.vtp\""),
+            std::string::npos)
+      << pvd;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cs
