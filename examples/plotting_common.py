@@ -86,3 +86,55 @@ def orbit_by_state(ax, x_mm, y_mm, states, c, count_label="rows", ms=2.5, lw=0.4
     ax.set_aspect("equal")
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
+
+
+def last_window(d, span):
+    """Mask of the rows of d in the last `span` seconds of its run."""
+    t = d["time"]
+    return t >= t[-1] - span - 1e-12
+
+
+def rms_distance(d, ideal, channel, span):
+    """RMS of (case − ideal) of `channel` over the last `span` seconds, the ideal interpolated at
+    the case's output times."""
+    m = last_window(d, span)
+    ref = np.interp(d["time"][m], ideal["time"], ideal[channel])
+    return float(np.sqrt(np.mean((d[channel][m] - ref) ** 2)))
+
+
+def crank_degrees(d, m, omega):
+    """Crank angle over the rows m, from 0 at the first one (constant crank speed ω: θ = ω t;
+    windows start at a whole revolution)."""
+    t = d["time"][m]
+    return np.degrees(omega * (t - t[0]))
+
+
+def slider_quantity_figure(folder, runs, ideal, channel, ylabel, scale, clip, name, what, *,
+                           span, omega, ideal_style, panel_height, window_note, xlabel, title):
+    """One panel per run (stem, file, title, colour, data) of a slider channel over the last
+    `span` seconds against the crank angle, each on the ideal curve, titled with its RMS distance
+    to the ideal and its largest |value|; the axis is clipped at ±clip when given."""
+    mi = last_window(ideal, span)
+    fig, axs = plt.subplots(len(runs), 1, figsize=(11, panel_height * len(runs) + 0.8),
+                            sharex=True)
+    for ax, (stem, file, label, color, d) in zip(np.atleast_1d(axs), runs):
+        m = last_window(d, span)
+        y = d[channel][m]
+        ax.plot(crank_degrees(d, m, omega), y * scale, color=color, lw=0.7, label=label)
+        ax.plot(crank_degrees(ideal, mi, omega), ideal[channel][mi] * scale, **ideal_style)
+        clipped = clip is not None and np.abs(y).max() > clip
+        if clipped:
+            ax.set_ylim(-clip * scale, clip * scale)
+        unit = "m/s²" if "acceleration" in channel else "m/s"
+        ax.set_title(f"{file}: RMS distance to ideal {rms_distance(d, ideal, channel, span):.3g} "
+                     f"{unit}{window_note}, max |{what}| {np.abs(y).max():.3g} {unit}"
+                     + (" (axis clipped)" if clipped else ""), fontsize=9)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=7)
+    ax = np.atleast_1d(axs)[-1]
+    ax.set_xlabel(xlabel)
+    ax.set_xticks(np.arange(0, 721, 90))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return save(fig, folder, name)

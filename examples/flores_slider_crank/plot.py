@@ -18,7 +18,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from plotting_common import CRANK_OMEGA, read_results, results_dir, save, slider_closed_form  # noqa: E402  (selects the Agg backend)
+import plotting_common as pc  # noqa: E402  (selects the Agg backend)
+from plotting_common import CRANK_OMEGA, read_results, results_dir, save, slider_closed_form  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -37,49 +38,20 @@ A_CLIP = 6.0e4                      # acceleration axis limit [m/s²] (ideal: �
 
 
 def window(d):
-    t = d["time"]
-    return t >= t[-1] - WINDOW - 1e-12
-
-
-def crank_deg(d, m):
-    """Crank angle over the window, from 0 at the window's start (the crank turns at constant
-    speed: θ = ω t; the window starts at a whole revolution)."""
-    t = d["time"][m]
-    return np.degrees(OMEGA * (t - t[0]))
+    return pc.last_window(d, WINDOW)
 
 
 def rms_distance(d, ideal, channel):
-    m = window(d)
-    ref = np.interp(d["time"][m], ideal["time"], ideal[channel])
-    return float(np.sqrt(np.mean((d[channel][m] - ref) ** 2)))
+    return pc.rms_distance(d, ideal, channel, WINDOW)
 
 
 def quantity_figure(folder, runs, ideal, channel, ylabel, scale, clip, name, what):
-    mi = window(ideal)
-    fig, axs = plt.subplots(len(runs), 1, figsize=(11, 2.9 * len(runs) + 0.8), sharex=True)
-    for ax, (stem, file, title, color, d) in zip(np.atleast_1d(axs), runs):
-        m = window(d)
-        y = d[channel][m]
-        ax.plot(crank_deg(d, m), y * scale, color=color, lw=0.7, label=title)
-        ax.plot(crank_deg(ideal, mi), ideal[channel][mi] * scale, **IDEAL_STYLE)
-        clipped = clip is not None and np.abs(y).max() > clip
-        if clipped:
-            ax.set_ylim(-clip * scale, clip * scale)
-        unit = "m/s²" if "acceleration" in channel else "m/s"
-        ax.set_title(f"{file}: RMS distance to ideal {rms_distance(d, ideal, channel):.3g} {unit}, "
-                     f"max |{what}| {np.abs(y).max():.3g} {unit}"
-                     + (" (axis clipped)" if clipped else ""), fontsize=9)
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="best", fontsize=7)
-    ax = np.atleast_1d(axs)[-1]
-    ax.set_xlabel("crank angle θ [deg] over the last two of ten revolutions (θ = 0: crank and "
-                  "rod aligned, slider outermost)")
-    ax.set_xticks(np.arange(0, 721, 90))
-    fig.suptitle("Flores et al. (2006) slider–crank, rod–slider revolute clearance c = 0.5 mm, "
-                 "5000 rpm", fontsize=10)
-    fig.tight_layout()
-    return save(fig, folder, name)
+    return pc.slider_quantity_figure(
+        folder, runs, ideal, channel, ylabel, scale, clip, name, what, span=WINDOW, omega=OMEGA,
+        ideal_style=IDEAL_STYLE, panel_height=2.9, window_note="",
+        xlabel="crank angle θ [deg] over the last two of ten revolutions (θ = 0: crank and rod "
+               "aligned, slider outermost)",
+        title="Flores et al. (2006) slider–crank, rod–slider revolute clearance c = 0.5 mm, 5000 rpm")
 
 
 def orbit_figure(folder, runs):

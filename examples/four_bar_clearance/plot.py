@@ -20,7 +20,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from plotting_common import read_results, results_dir, save  # noqa: E402  (selects the Agg backend)
+import plotting_common as pc  # noqa: E402  (selects the Agg backend)
+from plotting_common import read_results, results_dir, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -44,16 +45,12 @@ CHANNELS = {"rocker": ("rocker.angular_acceleration.z", "α₄ [10³ rad/s²]", 
 
 
 def window(d):
-    t = d["time"]
-    return t >= t[-1] - WINDOW - 1e-12
+    return pc.last_window(d, WINDOW)
 
 
 def rms_distance(d, ideal, channel):
-    """RMS of (case − ideal) over the last two revolutions, the ideal interpolated at the case's
-    output times (the same times: both write every step of h = 1e-5 s)."""
-    m = window(d)
-    ref = np.interp(d["time"][m], ideal["time"], ideal[channel])
-    return float(np.sqrt(np.mean((d[channel][m] - ref) ** 2)))
+    """RMS of (case − ideal) over the last two revolutions (both write every step of h = 1e-5 s)."""
+    return pc.rms_distance(d, ideal, channel, WINDOW)
 
 
 def quantity_figure(folder, runs, ideal, key, name):
