@@ -8,23 +8,13 @@
 #include "clearsim/elements/contact/compliant_contact.hpp"
 #include "clearsim/math/finite_difference.hpp"
 #include "clearsim/math/so3.hpp"
+#include "support/journal_bearing.hpp"
 #include "support/random_state.hpp"
 
 namespace cs {
 namespace {
 
-// A journal bearing with the wedge term (the finite model's table is built by its element).
-inline lubrication::JournalBearing make_bearing(lubrication::BearingModel model, double mu,
-                                                double R, double L, double c, double eps_max) {
-  lubrication::JournalBearing b;
-  b.model = model;
-  b.viscosity = mu;
-  b.radius = R;
-  b.length = L;
-  b.clearance = c;
-  b.eps_max = eps_max;
-  return b;
-}
+using testing::make_bearing;
 
 using contact::CompliantContact;
 using contact::ContactLaws;

@@ -6,21 +6,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "support/journal_bearing.hpp"
+
 namespace cs::lubrication {
 namespace {
 
-// A journal bearing with the wedge term (the finite model's table is built by its element).
-inline lubrication::JournalBearing make_bearing(lubrication::BearingModel model, double mu,
-                                                double R, double L, double c, double eps_max) {
-  lubrication::JournalBearing b;
-  b.model = model;
-  b.viscosity = mu;
-  b.radius = R;
-  b.length = L;
-  b.clearance = c;
-  b.eps_max = eps_max;
-  return b;
-}
+using testing::make_bearing;
 
 // Seed 000 eq. 15 against numerical integration of eqs. 13–14: the force on the ball from the
 // Gümbel pressure p(θ) = (3μr²ė/(c³ε))[(1 − ε cos θ)⁻² − 1] on 0 ≤ θ ≤ π/2 is
