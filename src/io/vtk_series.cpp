@@ -30,11 +30,13 @@ void write_file(const fs::path& path, const std::string& text) {
   fs::rename(tmp, path);
 }
 
-void open_piece(std::ostream& os, std::size_t points, std::size_t verts, std::size_t polys) {
+void open_piece(std::ostream& os, std::size_t points, std::size_t verts, std::size_t polys,
+                std::size_t lines = 0) {
   os << "<?xml version=\"1.0\"?>\n"
      << "<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n"
      << "<Piece NumberOfPoints=\"" << points << "\" NumberOfVerts=\"" << verts
-     << "\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"" << polys << "\">\n";
+     << "\" NumberOfLines=\"" << lines << "\" NumberOfStrips=\"0\" NumberOfPolys=\"" << polys
+     << "\">\n";
 }
 
 void close_piece(std::ostream& os) { os << "</Piece>\n</PolyData>\n</VTKFile>\n"; }
@@ -91,6 +93,64 @@ std::string shapes_vtp(const Model& model, const State& s) {
   vectors(os, "", points);
   os << "</Points>\n";
   cells(os, "Polys", conn, 3);
+  close_piece(os);
+  return os.str();
+}
+
+// The mechanism as lines: per body a frame glyph (its axes from the centre of mass, cell data
+// kind 0, 1, 2 = x, y, z) and a link from the centre of mass to every element attachment on it
+// (kind 3); ground attachments are drawn as points (kind 4). Cell data "body": the body index,
+// −1 for ground. The glyph is 0.3 of the body's longest link, or 0.05 m without links.
+std::string bodies_vtp(const System& sys, const State& s) {
+  const Model& model = sys.model();
+  std::vector<std::vector<Vec3>> attach(model.bodies.size());
+  std::vector<Vec3> ground;
+  for (const auto& el : model.elements)
+    for (const Marker& m : el->attachments()) {
+      if (m.body == kGround)
+        ground.push_back(m.p_B);
+      else
+        attach[m.body].push_back(s.x_W[m.body] + s.R_WB[m.body] * m.p_B);
+    }
+  std::vector<Vec3> points;
+  std::vector<int> lines, line_body, line_kind, verts, vert_body, vert_kind;
+  const auto segment = [&](const Vec3& a, const Vec3& b, int body, int kind) {
+    lines.push_back(static_cast<int>(points.size()));
+    points.push_back(a);
+    lines.push_back(static_cast<int>(points.size()));
+    points.push_back(b);
+    line_body.push_back(body);
+    line_kind.push_back(kind);
+  };
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Vec3& c = s.x_W[b];
+    double reach = 0.0;
+    for (const Vec3& p : attach[b]) reach = std::max(reach, (p - c).norm());
+    const double glyph = reach > 0.0 ? 0.3 * reach : 0.05;
+    for (int k = 0; k < 3; ++k) segment(c, c + glyph * s.R_WB[b].col(k), static_cast<int>(b), k);
+    for (const Vec3& p : attach[b]) segment(c, p, static_cast<int>(b), 3);
+  }
+  for (const Vec3& p : ground) {
+    verts.push_back(static_cast<int>(points.size()));
+    points.push_back(p);
+  }
+  vert_body.assign(verts.size(), kGround);
+  vert_kind.assign(verts.size(), 4);
+  std::ostringstream os;
+  os << std::setprecision(10);
+  open_piece(os, points.size(), verts.size(), 0, line_kind.size());
+  // VTK orders cell data as verts, then lines.
+  std::vector<int> body = vert_body, kind = vert_kind;
+  body.insert(body.end(), line_body.begin(), line_body.end());
+  kind.insert(kind.end(), line_kind.begin(), line_kind.end());
+  os << "<CellData Scalars=\"body\">\n";
+  scalars(os, "Int32", "body", body);
+  scalars(os, "Int32", "kind", kind);
+  os << "</CellData>\n<Points>\n";
+  vectors(os, "", points);
+  os << "</Points>\n";
+  cells(os, "Verts", verts, 1);
+  cells(os, "Lines", lines, 2);
   close_piece(os);
   return os.str();
 }
@@ -160,6 +220,7 @@ void VtkSeries::write(const System& sys, const State& s) {
   const int k = steps();
   write_file(folder_ / step_name("shapes", k), shapes_vtp(sys.model(), s));
   write_file(folder_ / step_name("contacts", k), contacts_vtp(mesh_contact_points(sys, s)));
+  write_file(folder_ / step_name("bodies", k), bodies_vtp(sys, s));
   times_.push_back(s.t);
   write_pvd();
 }
@@ -173,6 +234,8 @@ void VtkSeries::write_pvd() const {
        << step_name("shapes", static_cast<int>(k)) << "\"/>\n";
     os << "<DataSet timestep=\"" << times_[k] << "\" part=\"1\" name=\"contacts\" file=\""
        << step_name("contacts", static_cast<int>(k)) << "\"/>\n";
+    os << "<DataSet timestep=\"" << times_[k] << "\" part=\"2\" name=\"bodies\" file=\""
+       << step_name("bodies", static_cast<int>(k)) << "\"/>\n";
   }
   os << "</Collection>\n</VTKFile>\n";
   write_file(folder_ / "series.pvd", os.str());

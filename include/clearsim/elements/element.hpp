@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "clearsim/math/types.hpp"
+#include "clearsim/model/body.hpp"
 
 namespace cs {
 
@@ -134,6 +135,10 @@ class Element {
     double damping = 0.0;
   };
   virtual ContactRates contact_rates(const ElementInput&) const { return {}; }
+
+  // Where the element attaches to its bodies (marker origins on body i, then body j): what a
+  // drawing of the mechanism links to each body's centre (io/vtk_series.hpp).
+  virtual std::vector<Marker> attachments() const { return {}; }
 
   // --- element memory ---------------------------------------------------------------------
   // Values an element remembers between steps (the approach speed at contact onset, a bristle's

@@ -1,11 +1,15 @@
-// A ParaView time series of the model's shapes and mesh-contact regions (issue 10 item 3): a
-// folder with series.pvd and, per saved step k, shapes_k.vtp (every shape's triangles at its
-// body's pose, cell data "shape" = index in Model::shapes) and contacts_k.vtp (one vertex per
-// contact region at its point c, point data "normal" N, "force" F on body j, "normal_force" F_N,
-// "penetration" δ, "element" index). Both are ASCII XML PolyData written here — the format is
-// a few tags, and Debian's VTK (libvtk9-dev) would add a large dependency for that. Each file is
-// written under a temporary name and renamed, and series.pvd is rewritten after every step, so an
-// interrupted run leaves a readable series.
+// A ParaView time series of the model: a folder with series.pvd and, per saved step k,
+//   shapes_k.vtp    every shape's triangles at its body's pose (cell data "shape": index in
+//                   Model::shapes);
+//   contacts_k.vtp  one vertex per mesh-contact region at its point c (point data "normal" N,
+//                   "force" F on body j, "normal_force" F_N, "penetration" δ, "element");
+//   bodies_k.vtp    the mechanism as lines: each body's frame axes from its centre of mass and a
+//                   link to every element attachment (joint, contact, spring marker) on it, ground
+//                   attachments as points (cell data "body", "kind": 0–2 axes, 3 link, 4 ground).
+// All are ASCII XML PolyData written here — the format is a few tags, and Debian's VTK
+// (libvtk9-dev) would add a large dependency for that. Each file is written under a temporary
+// name and renamed, and series.pvd is rewritten after every step, so an interrupted run leaves a
+// readable series.
 #pragma once
 
 #include <filesystem>

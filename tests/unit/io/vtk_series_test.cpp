@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "testing/slider_crank.hpp"
 
 namespace cs {
 namespace {
@@ -92,6 +94,51 @@ TEST(VtkSeries, WritesShapesAndContactsThatReadBack) {
   EXPECT_NE(pvd.find("timestep=\"0.25\" part=\"1\" name=\"contacts\" file=\"contacts_000001.vtp\""),
             std::string::npos)
       << pvd;
+  std::filesystem::remove_all(dir);
+}
+
+// The mechanism drawn as lines (bodies_k.vtp) for seed 000's slider–crank at t = 0 (crank along
+// x): each body's axes start at its centre of mass, and its links end at its joints — the crank's
+// at the pivot (0, 0, 0) and the crank pin (0.05, 0, 0), the rod's at the crank pin and the
+// slider pin (0.17, 0, 0), the slider's at its pin and its guide marker (0.17, 0, 0); the ground
+// markers (pivot, guide) are points.
+TEST(VtkSeries, DrawsTheMechanismFromCentresToJoints) {
+  const Model model = testing::slider_crank();
+  System sys(model);
+  const State s = initial_state(sys);
+  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_bodies_test";
+  std::filesystem::remove_all(dir);
+  VtkSeries series(dir);
+  series.write(sys, s);
+  const std::string xml = slurp(dir / "bodies_000000.vtp");
+  const std::vector<double> pts = array_after(xml, "<Points>");
+  const std::vector<double> body = array_after(xml, "Name=\"body\"");
+  const std::vector<double> kind = array_after(xml, "Name=\"kind\"");
+  const std::vector<double> lines = array_after(xml, "<Lines>");
+  const std::vector<double> verts = array_after(xml, "<Verts>");
+  const auto point = [&](double i) {
+    const auto k = static_cast<std::size_t>(i);
+    return Vec3(pts[3 * k], pts[3 * k + 1], pts[3 * k + 2]);
+  };
+  // Cell data: the 2 ground points first, then 3 axes + links per body (2 + 2 + 2 links).
+  ASSERT_EQ(verts.size(), 2u);
+  ASSERT_EQ(kind.size(), 2u + 3u * 3u + 6u);
+  std::vector<std::vector<Vec3>> link_ends(3);
+  for (std::size_t c = 0; c < lines.size() / 2; ++c) {
+    const int b = static_cast<int>(body[2 + c]);
+    EXPECT_LT((point(lines[2 * c]) - s.x_W[b]).norm(), 1e-12) << "cell " << c;
+    if (kind[2 + c] == 3) link_ends[b].push_back(point(lines[2 * c + 1]));
+  }
+  const auto has = [](const std::vector<Vec3>& v, const Vec3& p) {
+    return std::any_of(v.begin(), v.end(), [&](const Vec3& q) { return (q - p).norm() < 1e-12; });
+  };
+  const Vec3 pivot = Vec3::Zero(), pin(0.05, 0, 0), slider_pin(0.17, 0, 0);
+  EXPECT_TRUE(has(link_ends[0], pivot) && has(link_ends[0], pin));
+  EXPECT_TRUE(has(link_ends[1], pin) && has(link_ends[1], slider_pin));
+  EXPECT_TRUE(has(link_ends[2], slider_pin));
+  EXPECT_TRUE(has({point(verts[0]), point(verts[1])}, pivot));
+  const std::string pvd = slurp(dir / "series.pvd");
+  EXPECT_NE(pvd.find("part=\"2\" name=\"bodies\" file=\"bodies_000000.vtp\""), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -42,6 +42,7 @@ class SpherePlane final : public Element {
   double restitution(int) const override { return e_n_; }
   double friction(int) const override { return mu_; }
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
+  std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:
@@ -66,6 +67,7 @@ class SphericalClearance final : public Element {
   // "gap" [m], "eccentricity" ‖t‖ [m], "eccentricity_ratio" ‖t‖/c, "journal.x|y|z": ball
   // centre relative to the housing centre in the housing (marker) frame [m].
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
+  std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
   double clearance() const { return geom_.clearance; }
 
@@ -101,6 +103,7 @@ class RevoluteClearance final : public Element {
   // "journal1.x|y|z", "journal2.x|y|z": end-sphere centres relative to the bearing axis point,
   // in the bearing (marker) frame [m]; "axial" u·(x_B − x_A) [m].
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
+  std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
   double clearance() const { return geom_.clearance; }
 

@@ -73,6 +73,7 @@ class CompliantContact final : public Element {
   // "penetration" max(0, δ) [m], "contact_state" (0 open, 1 closed); with lubrication
   // "film_force" ‖F_film‖ [N] per journal.
   std::vector<std::string> channel_names() const override;
+  std::vector<Marker> attachments() const override { return geometry_markers(geometry_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
   const Geometry& geometry() const { return geometry_; }

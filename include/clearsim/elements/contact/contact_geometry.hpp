@@ -154,6 +154,20 @@ struct SpherePlaneGeometry {
 using Geometry =
     std::variant<SphericalClearanceGeometry, RevoluteClearanceGeometry, SpherePlaneGeometry>;
 
+// The markers a geometry is built on (body i's, then body j's).
+inline std::vector<Marker> geometry_markers(const SphericalClearanceGeometry& g) {
+  return {g.housing, g.ball};
+}
+inline std::vector<Marker> geometry_markers(const RevoluteClearanceGeometry& g) {
+  return {g.bearing, g.pin};
+}
+inline std::vector<Marker> geometry_markers(const SpherePlaneGeometry& g) {
+  return {g.plane, g.ball};
+}
+inline std::vector<Marker> geometry_markers(const Geometry& g) {
+  return std::visit([](const auto& x) { return geometry_markers(x); }, g);
+}
+
 // Number of contact points of a geometry (journals of a clearance joint: one per pin end).
 int num_points(const Geometry& g);
 // Contact points of the geometry (count returned), from the same kernels for every treatment.

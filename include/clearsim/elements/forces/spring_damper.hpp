@@ -34,6 +34,7 @@ class TranslationalSpringDamper final : public Element {
   // "length" [m], "length_rate" [m/s], "force" [N] (tension positive), "power" [W] (dissipated
   // by the damper, ≥ 0).
   std::vector<std::string> channel_names() const override;
+  std::vector<Marker> attachments() const override { return {mi_, mj_}; }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:
@@ -52,6 +53,7 @@ class RotationalSpringDamper final : public Element {
   // "angle" [rad], "angular_velocity" [rad/s], "torque" [N·m] (T above), "power" [W] (dissipated
   // by the damper, c θ̇² ≥ 0).
   std::vector<std::string> channel_names() const override;
+  std::vector<Marker> attachments() const override { return {mi_, mj_}; }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
  private:

@@ -48,6 +48,7 @@ class IdealJoint final : public Element {
   std::string kind() const override { return to_string(type_); }
   JointType type() const { return type_; }
   const Marker& marker_i() const { return mi_; }
+  std::vector<Marker> attachments() const override { return {mi_, mj_}; }
   const Marker& marker_j() const { return mj_; }
 
   int num_constraints() const override { return rows_; }
