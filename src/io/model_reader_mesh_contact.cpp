@@ -61,7 +61,7 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   contact::MeshContactOptions options;
   if (auto c = m.find("max_regions")) options.max_regions = read_integer(*c, 1);
   if (auto c = m.find("match_distance")) options.match_distance = read_positive(*c, "m");
-  // 0: the mean edge length; < 0: no reuse (FCL's collide at every evaluation).
+  // 0: 5 % of the mean edge length; < 0: no reuse (FCL's collide at every evaluation).
   if (auto c = m.find("candidate_margin")) options.candidate_margin = read_number(*c, "m");
   build_at(e.value.source(), e.value.key_pos(), [&] {
     check_contact_laws(e.key, laws, contact::SpherePlaneGeometry{});

@@ -42,8 +42,8 @@ struct MeshContactOptions {
   int max_regions = 32;         // memory slots
   double match_distance = 0.0;  // [m]; 0: the mean edge length of the two meshes
   // Broad-phase reuse (ContactCandidates): triangle pairs within this distance are kept and
-  // re-tested while the relative pose moves less than it. 0: the mean edge length of the two
-  // meshes; < 0: none (FCL's collide at every evaluation).
+  // re-tested while the relative pose moves less than it. 0: 5 % of the mean edge length of the
+  // two meshes; < 0: none (FCL's collide at every evaluation).
   double candidate_margin = 0.0;  // [m]
 };
 
