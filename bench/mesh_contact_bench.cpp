@@ -192,6 +192,8 @@ void BM_MeshContactHerringboneMotion(benchmark::State& state) {
 }
 BENCHMARK(BM_MeshContactHerringboneMotion)
     ->Arg(-1)
+    ->Arg(50)
+    ->Arg(200)
     ->Arg(500)
     ->Arg(1000)
     ->Arg(2000)
