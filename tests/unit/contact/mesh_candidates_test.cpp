@@ -7,14 +7,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <numbers>
 #include <random>
+#include <sstream>
 
 #include "clearsim/elements/contact/mesh_contact.hpp"
 #include "clearsim/geometry/gear_mesh.hpp"
 #include "clearsim/geometry/grid_box_mesh.hpp"
+#include "clearsim/geometry/mesh_io.hpp"
 #include "clearsim/geometry/primitive_meshes.hpp"
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_reader.hpp"
 #include "clearsim/math/so3.hpp"
+#include "clearsim/solvers/simulation.hpp"
+#include "support/channel_recorder.hpp"
 
 namespace cs::contact {
 namespace {
@@ -194,6 +201,68 @@ TEST(MeshCandidates, NegativeMarginMeansFullDetection) {
   mc.detect({0.0, &g, &b, nullptr}, &stats);
   EXPECT_EQ(stats.candidate_pairs, 0);
   EXPECT_GT(stats.triangle_pairs, 0);
+}
+
+// A whole run: a box mesh sliding down a plane mesh (Coulomb μ = 0.25, tan θ = 0.4, as
+// tests/verification/mesh_contact_friction_test.cpp), with the default margin and with none.
+// The trajectories agree bit for bit, and the friction_power channel averages μ N v.
+struct SlideRun {
+  std::vector<double> t, x, vx, power;
+};
+
+SlideRun run_slide(const std::string& dir, const std::string& margin) {
+  const double th = std::atan(0.4), g = 9.81;
+  const double z0 = 0.05 - g * std::cos(th) / 1e7;  // static penetration of K = 1e7 N/m
+  std::ostringstream os;
+  os.precision(17);
+  os << "gravity: [" << g * std::sin(th) << ", 0, " << -g * std::cos(th) << "]\n"
+     << "bodies:\n  block: {mass: 1.0, inertia: [0.00167, 0.00167, 0.00167], position: [0, 0, "
+     << z0 << "]}\n"
+     << "shapes:\n  floor_mesh: {body: ground, position: [0, 0, -0.05], mesh: {file: " << dir
+     << "/plane.stl}}\n  block_mesh: {body: block, position: [0, 0, " << z0
+     << "], mesh: {file: " << dir << "/box.stl}}\n"
+     << "contacts:\n  slope:\n    type: mesh\n    shapes: [floor_mesh, block_mesh]\n"
+     << "    contact: {law: kelvin_voigt, stiffness: 1.0e7, exponent: 1, damping: 6.0e3}\n"
+     << "    friction: {law: coulomb, mu: 0.25, v0: 1.0e-4, v1: 1.0e-3}\n"
+     << "    candidate_margin: " << margin << "\n"
+     << "solver: {integrator: generalized_alpha, rho_inf: 0.8, step: 1.0e-4, end: 0.2}\n"
+     << "output: {every: 10}\n";
+  LoadedModel lm = load_model_string(os.str(), "test.yaml");
+  lm.run.output.progress = false;
+  System sys(lm.model);
+  ChannelSet set(sys, {"block.position.x", "block.velocity.x", "slope.friction_power"});
+  testing::ChannelRecorder rec(set);
+  State st;
+  std::vector<std::string> notes;
+  const RunStats stats = run_analysis(sys, lm.run, rec, st, notes);
+  EXPECT_TRUE(stats.ok) << stats.message;
+  return {rec.times, rec.column(0), rec.column(1), rec.column(2)};
+}
+
+TEST(MeshCandidates, SlidingBoxRunIsTheSameWithAndWithoutReuse) {
+  const auto dir = std::filesystem::temp_directory_path() / "clearsim_mesh_candidates";
+  std::filesystem::create_directories(dir);
+  write_stl_binary(box_mesh(Vec3(0.1, 0.1, 0.1)), (dir / "box.stl").string());
+  write_stl_binary(grid_box_mesh(Vec3(2, 2, 0.1), {4, 4, 1}), (dir / "plane.stl").string());
+  const SlideRun reused = run_slide(dir.string(), "0"), full = run_slide(dir.string(), "-1");
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(reused.t.size(), full.t.size());
+  EXPECT_EQ(reused.x, full.x);
+  EXPECT_EQ(reused.vx, full.vx);
+  const double N = 9.81 * std::cos(std::atan(0.4));
+  // The box rocks on its region (F_N ripples), so the power is compared on average: over the
+  // second half, against μ N v̄.
+  double power = 0.0, v = 0.0;
+  const std::size_t half = reused.t.size() / 2;
+  for (std::size_t k = half; k < reused.t.size(); ++k) {
+    power += reused.power[k];
+    v += reused.vx[k];
+  }
+  std::printf("[ measured ] sliding box: mean friction power %.5f W, μ N v̄ = %.5f W\n",
+              power / double(reused.t.size() - half),
+              0.25 * N * v / double(reused.t.size() - half));
+  EXPECT_NEAR(power, 0.25 * N * v, 0.02 * 0.25 * N * v);
+  EXPECT_GT(reused.vx.back(), 0.1);
 }
 
 }  // namespace
