@@ -6,8 +6,12 @@
 #include "clearsim/geometry/mesh_bvh.hpp"
 
 #include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/math/geometry.h>
 #include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
+#include <fcl/narrowphase/detail/traversal/collision/intersect.h>
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -59,6 +63,133 @@ std::vector<std::array<int, 2>> MeshBvh::intersecting_triangles(const MeshBvh& a
     pairs.push_back({static_cast<int>(c.b1), static_cast<int>(c.b2)});
   }
   return pairs;
+}
+
+namespace {
+// b's frame relative to a's (R, T), computed as FCL's mesh traversal does (bit for bit).
+void relative(const MeshPose& X_a, const MeshPose& X_b, Mat3& R, Vec3& T) {
+  const fcl::Transform3d ta = transform(X_a), tb = transform(X_b);
+  fcl::relativeTransform(ta.linear(), ta.translation(), tb.linear(), tb.translation(), R, T);
+}
+
+fcl::OBBd grown(const fcl::OBBd& box, double by) {
+  fcl::OBBd g = box;
+  g.extent.array() += by;
+  return g;
+}
+
+std::array<Vec3, 3> corners_of(const TriangleMesh& m, int t) {
+  const auto& tri = m.triangles[t];
+  return {m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]};
+}
+}  // namespace
+
+// Boxes grown by margin/2 each overlap whenever their contents come within `margin` (the
+// midpoint of two such points lies in both), so no pair within the margin is pruned.
+std::vector<CandidatePair> MeshBvh::triangles_within(const MeshBvh& a, const MeshPose& X_a,
+                                                     const MeshBvh& b, const MeshPose& X_b,
+                                                     double margin) {
+  Mat3 R;
+  Vec3 T;
+  relative(X_a, X_b, R, T);
+  const Bvh &ta = *a.impl_->model, &tb = *b.impl_->model;
+  const TriangleMesh &ma = *a.impl_->mesh, &mb = *b.impl_->mesh;
+  const double g = 0.5 * margin;
+  std::vector<CandidatePair> out;
+  std::vector<std::pair<int, int>> stack{{0, 0}};
+  while (!stack.empty()) {
+    const auto [ia, ib] = stack.back();
+    stack.pop_back();
+    const auto &na = ta.getBV(ia), &nb = tb.getBV(ib);
+    if (!fcl::overlap(R, T, grown(na.bv.obb, g), grown(nb.bv.obb, g))) continue;
+    if (na.isLeaf() && nb.isLeaf()) {
+      const auto p = corners_of(ma, na.primitiveId()), q = corners_of(mb, nb.primitiveId());
+      Vec3 P, Q;
+      const double d = fcl::detail::TriangleDistanced::triDistance(p[0], p[1], p[2], q[0], q[1],
+                                                                   q[2], R, T, P, Q);
+      if (d <= margin) out.push_back({na.primitiveId(), nb.primitiveId(), d});
+      continue;
+    }
+    // Descend the larger box (FCL's rule for BVH pairs), or the one that is not a leaf.
+    const bool split_a = nb.isLeaf() || (!na.isLeaf() && na.bv.size() > nb.bv.size());
+    if (split_a) {
+      stack.emplace_back(na.leftChild(), ib);
+      stack.emplace_back(na.rightChild(), ib);
+    } else {
+      stack.emplace_back(ia, nb.leftChild());
+      stack.emplace_back(ia, nb.rightChild());
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const CandidatePair& x, const CandidatePair& y) { return x.distance < y.distance; });
+  return out;
+}
+
+std::vector<std::array<int, 2>> MeshBvh::intersecting_among(const MeshBvh& a, const MeshPose& X_a,
+                                                            const MeshBvh& b, const MeshPose& X_b,
+                                                            const std::vector<CandidatePair>& pairs,
+                                                            double max_distance) {
+  Mat3 R;
+  Vec3 T;
+  relative(X_a, X_b, R, T);
+  const TriangleMesh &ma = *a.impl_->mesh, &mb = *b.impl_->mesh;
+  std::vector<std::array<int, 2>> out;
+  for (const CandidatePair& c : pairs) {
+    if (c.distance > max_distance) break;  // sorted: the rest cannot have closed the gap
+    const auto p = corners_of(ma, c.a), q = corners_of(mb, c.b);
+    if (fcl::detail::Intersect<double>::intersect_Triangle(p[0], p[1], p[2], q[0], q[1], q[2], R,
+                                                           T))
+      out.push_back({c.a, c.b});
+  }
+  return out;
+}
+
+std::array<Vec3, 8> MeshBox::corners() const {
+  std::array<Vec3, 8> c;
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 s((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
+    c[k] = centre + axes * s.cwiseProduct(half);
+  }
+  return c;
+}
+
+std::vector<MeshBox> MeshBvh::boxes(int depth) const {
+  const Bvh& bvh = *impl_->model;
+  std::vector<int> level{0};
+  for (int d = 0; d < depth; ++d) {
+    std::vector<int> next;
+    for (int id : level) {
+      const auto& n = bvh.getBV(id);
+      if (n.isLeaf()) {
+        next.push_back(id);
+      } else {
+        next.push_back(n.leftChild());
+        next.push_back(n.rightChild());
+      }
+    }
+    level.swap(next);
+  }
+  std::vector<MeshBox> out;
+  for (int id : level) {
+    const fcl::OBBd& o = bvh.getBV(id).bv.obb;
+    out.push_back({o.axis, o.To, o.extent});
+  }
+  return out;
+}
+
+bool MeshBvh::boxes_within(const MeshBox& a, const MeshPose& X_a, const MeshBox& b,
+                           const MeshPose& X_b, double distance) {
+  Mat3 R;
+  Vec3 T;
+  relative(X_a, X_b, R, T);
+  fcl::OBBd oa, ob;
+  oa.axis = a.axes;
+  oa.To = a.centre;
+  oa.extent = a.half.array() + 0.5 * distance;
+  ob.axis = b.axes;
+  ob.To = b.centre;
+  ob.extent = b.half.array() + 0.5 * distance;
+  return fcl::overlap(R, T, oa, ob);
 }
 
 namespace {

@@ -19,6 +19,20 @@ struct MeshPose {
   Vec3 p_WM = Vec3::Zero();
 };
 
+// An oriented box in a mesh frame: centre + axes · (±half).
+struct MeshBox {
+  Mat3 axes = Mat3::Identity();  // columns: the box's unit axes
+  Vec3 centre = Vec3::Zero();
+  Vec3 half = Vec3::Zero();  // half extents along the axes
+  std::array<Vec3, 8> corners() const;
+};
+
+// A triangle pair (a's triangle, b's triangle) whose distance was at most a margin.
+struct CandidatePair {
+  int a = -1, b = -1;
+  double distance = 0.0;  // their distance at the poses of the search [m]
+};
+
 struct NearestTriangle {
   int triangle = -1;            // index into mesh.triangles, −1 if the mesh is empty
   Vec3 closest = Vec3::Zero();  // closest point of that triangle, mesh frame [m]
@@ -38,6 +52,26 @@ class MeshBvh {
                                                                 const MeshPose& X_a,
                                                                 const MeshBvh& b,
                                                                 const MeshPose& X_b);
+  // Every triangle pair whose distance is at most `margin` at the poses X_a, X_b (a superset
+  // of intersecting_triangles: the same traversal with each box grown by margin/2), sorted by
+  // distance. Cost: the boxes the grown hierarchies overlap in.
+  static std::vector<CandidatePair> triangles_within(const MeshBvh& a, const MeshPose& X_a,
+                                                     const MeshBvh& b, const MeshPose& X_b,
+                                                     double margin);
+  // Those of `pairs` that intersect at X_a, X_b, by FCL's own triangle test in the same relative
+  // frame as collide(): the same answer intersecting_triangles gives for these pairs.
+  static std::vector<std::array<int, 2>> intersecting_among(const MeshBvh& a, const MeshPose& X_a,
+                                                            const MeshBvh& b, const MeshPose& X_b,
+                                                            const std::vector<CandidatePair>& pairs,
+                                                            double max_distance);
+  // The hierarchy's boxes `depth` levels below the root (shallower leaves included): a partition
+  // of the mesh into at most 2^depth boxes. depth 0: the root box.
+  std::vector<MeshBox> boxes(int depth) const;
+  // Whether two boxes (each in its mesh's frame, the meshes at X_a and X_b) come within
+  // `distance` of each other (false means farther apart; true may be a near miss).
+  static bool boxes_within(const MeshBox& a, const MeshPose& X_a, const MeshBox& b,
+                           const MeshPose& X_b, double distance);
+
   // The triangle nearest to the point p_M (mesh frame) and its closest point on it (branch and
   // bound over the hierarchy's boxes: cost ~ log of the triangle count).
   NearestTriangle nearest(const Vec3& p_M) const;

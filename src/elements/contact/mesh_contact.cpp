@@ -73,6 +73,12 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
     edge += 0.5 * mean_edge_length(m);
   }
   if (options_.match_distance <= 0.0) options_.match_distance = edge;
+  // A search with margin m costs more the larger m (seed 004's teeth: 50 µm pays, 1 mm does
+  // not; docs/PERFORMANCE.md), so the default only covers small motions.
+  if (options_.candidate_margin == 0.0) options_.candidate_margin = 0.05 * edge;
+  if (options_.candidate_margin > 0.0)
+    candidates_ = std::make_unique<ContactCandidates>(*sides_[0].bvh, *sides_[1].bvh,
+                                                      options_.candidate_margin);
 }
 
 MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
@@ -86,8 +92,16 @@ MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
   return m;
 }
 
-std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats) const {
-  return find_regions(instance(0, *in.i), instance(1, *in.j), stats);
+std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats,
+                                        bool full) const {
+  const MeshInstance m0 = instance(0, *in.i), m1 = instance(1, *in.j);
+  if (full || !candidates_) return find_regions(m0, m1, stats);
+  std::vector<std::array<int, 2>> pairs;
+  {
+    const std::lock_guard<std::mutex> lock(candidates_mutex_);
+    pairs = candidates_->intersecting(m0, m1, stats);
+  }
+  return find_regions(m0, m1, pairs, stats);
 }
 
 template <class S>
@@ -287,8 +301,9 @@ void MeshContact::update_memory(const ElementInput& in, double* memory) const {
 }
 
 std::vector<std::string> MeshContact::channel_names() const {
-  return {"regions",     "normal_force",   "friction_force",
-          "penetration", "triangle_pairs", "unresolved_pairs"};
+  return {"regions",          "normal_force",   "friction_force", "penetration", "triangle_pairs",
+          "unresolved_pairs", "friction_power", "torque_i.x",     "torque_i.y",  "torque_i.z",
+          "torque_j.x",       "torque_j.y",     "torque_j.z"};
 }
 
 double MeshContact::channel_value(int k, const ElementInput& in, const double*) const {
@@ -297,10 +312,23 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
   const std::vector<RegionResult> regions = evaluate(in, &stats);
   if (k == 4) return stats.triangle_pairs;
   if (k == 5) return stats.unresolved_pairs;
+  const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
+  if (k >= 7) {  // moment of the contact forces about the body's centre of mass, body frame
+    const bool on_j = k >= 10;
+    const Pose<double>& p = on_j ? pj : pi;
+    Vec3 M = Vec3::Zero();
+    for (const RegionResult& r : regions) {
+      const Vec3 F = r.F_N * r.normal_W + r.F_T_W;  // on body j
+      M += (r.point_W - p.x).cross(on_j ? F : Vec3(-F));
+    }
+    return (p.R.transpose() * M)((k - 7) % 3);
+  }
   for (const RegionResult& r : regions) {
     if (k == 1) value += r.F_N;
     if (k == 2) value += r.F_T_W.norm();
     if (k == 3) value = std::max(value, r.depth);
+    if (k == 6)  // lost: the friction force on j against j's sliding velocity over i
+      value -= r.F_T_W.dot(pj.velocity_at(r.point_W) - pi.velocity_at(r.point_W));
   }
   return k == 0 ? static_cast<double>(regions.size()) : value;
 }

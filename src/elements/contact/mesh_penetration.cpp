@@ -1,6 +1,7 @@
 #include "clearsim/elements/contact/mesh_penetration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -92,7 +93,13 @@ std::vector<std::vector<int>> vertex_neighbours(const TriangleMesh& mesh) {
 
 std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
                                  DetectionStats* stats) {
-  const auto pairs = MeshBvh::intersecting_triangles(*m0.bvh, m0.pose, *m1.bvh, m1.pose);
+  return find_regions(m0, m1, MeshBvh::intersecting_triangles(*m0.bvh, m0.pose, *m1.bvh, m1.pose),
+                      stats);
+}
+
+std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
+                                 const std::vector<std::array<int, 2>>& pairs,
+                                 DetectionStats* stats) {
   if (stats) stats->triangle_pairs = static_cast<int>(pairs.size());
   if (pairs.empty()) return {};
   std::vector<Penetration> found;
@@ -125,6 +132,77 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
     regions[it->second].points.push_back(found[k]);
   }
   return regions;
+}
+
+namespace {
+double root_size(const MeshBvh& bvh) { return bvh.boxes(0).front().half.norm(); }
+}  // namespace
+
+ContactCandidates::ContactCandidates(const MeshBvh& bvh0, const MeshBvh& bvh1, double margin)
+    : bvh_{&bvh0, &bvh1}, margin_(margin) {
+  // Cut the larger mesh: its boxes far from the smaller one may move a lot (a wheel's far side)
+  // without forcing a rebuild.
+  partitioned_ = root_size(bvh0) > root_size(bvh1) ? 0 : 1;
+  boxes_ = bvh_[partitioned_]->boxes(kPartitionDepth);
+  for (const MeshBox& b : boxes_) corners_.push_back(b.corners());
+  reference_boxes_ = bvh_[1 - partitioned_]->boxes(kReferenceDepth);
+}
+
+ContactCandidates::Relative ContactCandidates::relative(const MeshInstance& m0,
+                                                        const MeshInstance& m1) const {
+  const MeshPose& P = partitioned_ == 0 ? m0.pose : m1.pose;
+  const MeshPose& O = partitioned_ == 0 ? m1.pose : m0.pose;
+  Relative r;
+  r.M = O.R_WM.transpose() * P.R_WM;
+  r.c = O.R_WM.transpose() * (P.p_WM - O.p_WM);
+  return r;
+}
+
+void ContactCandidates::rebuild(const MeshInstance& m0, const MeshInstance& m1, const Relative& X) {
+  pairs_ = MeshBvh::triangles_within(*m0.bvh, m0.pose, *m1.bvh, m1.pose, margin_);
+  const MeshPose& P = partitioned_ == 0 ? m0.pose : m1.pose;
+  const MeshPose& O = partitioned_ == 0 ? m1.pose : m0.pose;
+  near_.assign(boxes_.size(), 0);
+  for (std::size_t k = 0; k < boxes_.size(); ++k)
+    for (const MeshBox& r : reference_boxes_)
+      if (MeshBvh::boxes_within(r, O, boxes_[k], P, kFarFactor * margin_)) {
+        near_[k] = 1;
+        break;
+      }
+  built_at_ = X;
+  built_ = true;
+}
+
+std::pair<double, double> ContactCandidates::displacement(const Relative& X) const {
+  const Mat3 dM = X.M - built_at_.M;
+  const Vec3 dc = X.c - built_at_.c;
+  double near = 0.0, far = 0.0;
+  for (std::size_t k = 0; k < corners_.size(); ++k) {
+    double& u = near_[k] ? near : far;
+    for (const Vec3& q : corners_[k]) u = std::max(u, (dM * q + dc).squaredNorm());
+  }
+  return {std::sqrt(near), std::sqrt(far)};
+}
+
+std::vector<std::array<int, 2>> ContactCandidates::intersecting(const MeshInstance& m0,
+                                                                const MeshInstance& m1,
+                                                                DetectionStats* stats) {
+  const Relative X = relative(m0, m1);
+  double moved = 0.0;
+  bool valid = built_;
+  if (valid) {
+    const auto [near, far] = displacement(X);
+    valid = near <= margin_ && far <= kFarFactor * margin_;
+    moved = near;
+  }
+  if (!valid) rebuild(m0, m1, X);
+  if (stats) {
+    stats->candidate_pairs = static_cast<int>(pairs_.size());
+    stats->candidates_rebuilt = !valid;
+  }
+  // The slack keeps pairs whose distance at X₀ is zero but came out a rounding error above it.
+  const double reach = moved + 1e-6 * margin_;
+  return MeshBvh::intersecting_among(*m0.bvh, m0.pose, *m1.bvh, m1.pose, pairs_, reach);
 }
 
 }  // namespace cs::contact

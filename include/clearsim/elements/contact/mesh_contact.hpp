@@ -26,6 +26,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ namespace cs::contact {
 struct MeshContactOptions {
   int max_regions = 32;         // memory slots
   double match_distance = 0.0;  // [m]; 0: the mean edge length of the two meshes
+  // Broad-phase reuse (ContactCandidates): triangle pairs within this distance are kept and
+  // re-tested while the relative pose moves less than it. 0: 5 % of the mean edge length of the
+  // two meshes; < 0: none (FCL's collide at every evaluation).
+  double candidate_margin = 0.0;  // [m]
 };
 
 // Checks a mesh for use as a contact shape: throws std::invalid_argument (naming the shape) if it
@@ -67,7 +72,9 @@ class MeshContact final : public Element {
 
   // "regions" (count), "normal_force" ΣF_N [N], "friction_force" Σ‖F_T‖ [N], "penetration"
   // max δ [m], "triangle_pairs" (intersecting), "unresolved_pairs" (no vertex inside: a mesh
-  // too coarse for the patch, DetectionStats).
+  // too coarse for the patch, DetectionStats), "friction_power" −Σ F_T·v_rel [W] (lost, ≥ 0
+  // for sliding), "torque_i.x|y|z" and "torque_j.x|y|z" the contact forces' moment about each
+  // body's centre of mass, in that body's frame [N·m].
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
@@ -81,8 +88,10 @@ class MeshContact final : public Element {
     int slot = -1;                 // memory slot it matched (−1: none)
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
-  // Regions (vertex–face pairs) at this configuration.
-  std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr) const;
+  // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused
+  // candidates (the same result within the candidates' guarantee; for tests and benchmarks).
+  std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr,
+                             bool full = false) const;
 
   const Shape& shape(int side) const { return sides_[side].shape; }
   // Degenerate or duplicated triangles found by check_contact_mesh (the detector ignores them).
@@ -117,6 +126,11 @@ class MeshContact final : public Element {
   ContactLaws laws_;
   MeshContactOptions options_;
   std::vector<std::string> warnings_;
+  // A cache of the broad phase: its answers do not depend on which poses came before (it checks
+  // their displacement itself), so it is invisible to the const interface; the mutex keeps it
+  // whole if one model is evaluated from two threads.
+  mutable std::mutex candidates_mutex_;
+  std::unique_ptr<ContactCandidates> candidates_;
 };
 
 }  // namespace cs::contact
