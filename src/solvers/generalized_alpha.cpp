@@ -532,17 +532,6 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     factored_h_ = -1.0;
     s.a = a_n_;
     s.vdot = vdot_n_;
-    if (settings_.newton == NewtonMode::kModified && !nonsmooth_) {
-      // Modified Newton failed: try the step once more with full Newton (fresh tangents at every
-      // iteration) before the driver cuts the step or reports, so that a failure is reported as
-      // full Newton would (the stiffest force, the worst residual).
-      settings_.newton = NewtonMode::kFull;
-      StepResult full = step(s, h);
-      settings_.newton = NewtonMode::kModified;
-      full.iterations += res.iterations;
-      full.factorizations += res.factorizations;
-      return full;
-    }
     res.message = failure_report(s, x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }

@@ -62,8 +62,7 @@ struct SolverSettings {
   // false: newton_tol alone (the test before issue 12; C++ only, for comparisons in the
   // convergence-order test and the benchmarks). Full Newton and NSGA use newton_tol alone.
   bool newton_step_error_stop = true;
-  // kModified with the step-tied stop is as accurate as kFull and several times faster.
-  NewtonMode newton = NewtonMode::kModified;
+  NewtonMode newton = NewtonMode::kFull;
   ConstraintFormulation formulation = ConstraintFormulation::kIndex3;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   int kinematic_steps = 0;  // kinematic analysis: number of output intervals (0 = end/step)
