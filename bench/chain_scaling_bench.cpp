@@ -44,7 +44,8 @@ void BM_ChainSteps(benchmark::State& state) {
   const int links = static_cast<int>(state.range(0));
   const NewtonMode newton = state.range(1) == 0 ? NewtonMode::kFull : NewtonMode::kModified;
   const Model model = pendulum_chain(links);
-  const SolverSettings st = chain_settings(newton);
+  SolverSettings st = chain_settings(newton);
+  st.newton_step_error_stop = state.range(2) != 0;  // 0: newton_tol alone (before issue 12)
   System sys(model);
   std::vector<std::string> notes;
   State start = initial_state(sys, 0.0);
@@ -85,8 +86,8 @@ void BM_ChainSteps(benchmark::State& state) {
                  (newton == NewtonMode::kFull ? ", full Newton" : ", modified Newton"));
 }
 BENCHMARK(BM_ChainSteps)
-    ->ArgNames({"N", "modified"})
-    ->ArgsProduct({{10, 30, 100, 300, 1000}, {0, 1}})
+    ->ArgNames({"N", "modified", "step_stop"})
+    ->ArgsProduct({{10, 30, 100, 300, 1000}, {0, 1}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 // The initial-condition phase alone (System construction and make_consistent), with the time of

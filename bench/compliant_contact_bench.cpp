@@ -64,6 +64,8 @@ void BM_FourBarClearance(benchmark::State& state) {
   const Variant& v = variants()[static_cast<std::size_t>(state.range(0))];
   LoadedModel lm = load_variant(v);
   lm.run.solver.newton = state.range(1) == 0 ? NewtonMode::kFull : NewtonMode::kModified;
+  // step_stop = 0: Newton stops on newton_tol alone (the test before the step-tied one).
+  lm.run.solver.newton_step_error_stop = state.range(2) != 0;
   DiscardObserver observer;
   RunStats stats;
   for (auto _ : state) {
@@ -84,8 +86,8 @@ void BM_FourBarClearance(benchmark::State& state) {
 }
 // One iteration simulates 0.1 s: the time per simulated second is 10× the time shown.
 BENCHMARK(BM_FourBarClearance)
-    ->ArgsProduct({benchmark::CreateDenseRange(0, 6, 1), {0, 1}})
-    ->ArgNames({"case", "modified"})
+    ->ArgsProduct({benchmark::CreateDenseRange(0, 6, 1), {0, 1}, {0, 1}})
+    ->ArgNames({"case", "modified", "step_stop"})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
