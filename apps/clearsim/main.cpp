@@ -175,6 +175,27 @@ std::string initial_problem(cs::System& sys, const cs::LoadedModel& lm,
   return initial_penetration(sys, s);
 }
 
+// Discards what a run outputs (check's trial step).
+class Discard final : public cs::StepObserver {
+ public:
+  void on_output(const cs::State&, const cs::RunStats&) override {}
+};
+
+// Issue 14, item 8: what `run` would die on at t = 0 or in its first step (a locked driver, a
+// force too large to compute with) must fail `check` too. Takes one step, on a System of its own
+// so that nothing of it leaks into the model's; returns run's message, or nothing.
+std::string first_step_problem(const cs::LoadedModel& lm) {
+  cs::RunSettings one = lm.run;
+  one.solver.end = one.solver.step;
+  one.solver.kinematic_steps = 0;
+  cs::System sys(lm.model);
+  Discard discard;
+  cs::State s;
+  std::vector<std::string> notes;
+  const cs::RunStats stats = cs::run_analysis(sys, one, discard, s, notes);
+  return stats.ok ? std::string() : stats.message;
+}
+
 int check(const std::string& path, const std::vector<std::string>& sets) {
   cs::LoadedModel lm = cs::load_model_file(path, parse_overrides(sets));
   cs::System sys(lm.model);
@@ -189,6 +210,11 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", path.c_str(), n.c_str());
   if (!problem.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), problem.c_str());
+    return 1;
+  }
+  if (const std::string why = first_step_problem(lm); !why.empty()) {
+    std::fprintf(stderr, "%s: error: the first step fails (run would stop there): %s\n",
+                 path.c_str(), why.c_str());
     return 1;
   }
   warn_if_huge(path, lm.run, channels.names().size());
