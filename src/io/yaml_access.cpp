@@ -258,6 +258,8 @@ Vec3 read_vec3(const Cursor& c, const std::string& unit) {
 
 Vec3 read_direction(const Cursor& c) {
   const Vec3 v = read_vec3(c, "");
+  // [1e308, 1e308, 0] is a direction, not "zero": its norm overflows, so scale it down first.
+  if (!std::isfinite(v.norm())) return v / v.cwiseAbs().maxCoeff();
   if (!(v.norm() > 1e-12)) c.expected("a non-zero direction vector");
   return v;
 }

@@ -1,0 +1,24 @@
+// Issue 14, item 9: a direction whose components are huge ([1e308, 1e308, 0]) is a direction;
+// its norm overflowed and the builder called it "a non-zero vector" it was not given.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "clearsim/io/model_reader.hpp"
+
+namespace cs {
+namespace {
+
+TEST(ModelReaderExtremes, HugeAxisIsADirection) {
+  const char* const text = R"(bodies:
+  crank: {mass: 0.3, inertia: [1e-5, 1e-5, 1e-5], position: [0.025, 0, 0]}
+joints:
+  pivot: {type: revolute, bodies: [ground, crank], at: [0, 0, 0], axis: [1e308, 1e308, 0]}
+)";
+  const LoadedModel huge = load_model_string(text, "m.yaml");
+  const LoadedModel plain = load_model_string(text, "m.yaml", {{"joints.pivot.axis", "[1, 1, 0]"}});
+  EXPECT_EQ(huge.model.elements.size(), plain.model.elements.size());
+}
+
+}  // namespace
+}  // namespace cs
