@@ -163,7 +163,12 @@ SolverSettings read_solver(const Cursor& section) {
                                                           {"static", Analysis::kStatic}});
   read_integration(m, s);
   read_steps(m, s);
-  if (auto c = m.find("newton_tol")) s.newton_tol = read_positive(*c, "");
+  if (auto c = m.find("newton_tol")) {
+    s.newton_tol = read_positive(*c, "");
+    // A tolerance on a scaled correction past 1 % accepts iterates that have not converged
+    // (1e308 accepted the predictor as the solution, without a word).
+    if (s.newton_tol > 1e-2) c->expected("a positive number <= 0.01 (usual: 1e-12 to 1e-6)");
+  }
   if (auto c = m.find("max_newton_iterations")) s.max_newton_iterations = read_integer(*c, 1);
   if (auto c = m.find("newton"))
     s.newton =
