@@ -1,10 +1,14 @@
 // The clearsim command line: run, check and list the channels of a model file; sweep a grid of
 // parameter values (sweep_command.cpp); generate gears (gear_command.cpp).
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "clearsim/assembly/system.hpp"
@@ -34,22 +38,87 @@ const char* analysis_name(cs::Analysis a) {
   return "?";
 }
 
-// Writes each output point to the CSV file and keeps the progress bar moving.
-class Output final : public cs::StepObserver {
+// The signal (SIGINT, SIGTERM) that asked the run to stop; 0 while none has. The handler only
+// records it: the run stops at the end of the current step, so the results end with a whole row.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void record_stop_signal(int signal_number) { g_stop_signal = signal_number; }
+
+void stop_at_a_step_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = record_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+// Wall-clock pace of a run: once, after a few seconds, warns when the run as a whole would take
+// longer than ten minutes, so that a step chosen by mistake is noticed before hours are spent.
+class PaceWarning {
  public:
-  Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar)
-      : channels_(channels), csv_(csv), bar_(bar) {}
-  void on_output(const cs::State& s, const cs::RunStats& stats) override {
-    channels_.evaluate(s, stats, values_);
-    csv_.write(s.t, values_);
+  PaceWarning(std::string model, double t_end) : model_(std::move(model)), t_end_(t_end) {}
+  void update(double t) {
+    if (done_ || t <= 0.0) return;
+    const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (wall < 3.0) return;
+    done_ = true;
+    const double total = wall * t_end_ / t;
+    if (total > 600.0)
+      std::fprintf(stderr,
+                   "%s: warning: at this pace the run to t = %g s takes about %.3g h (%.3g s "
+                   "of simulated time in %.3g s of wall time)\n",
+                   model_.c_str(), t_end_, total / 3600.0, t, wall);
   }
-  void on_step(const cs::State& s, const cs::RunStats& stats) override { bar_.update(s.t, stats); }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  std::string model_;
+  double t_end_;
+  bool done_ = false;
+  Clock::time_point start_ = Clock::now();
+};
+
+// Writes each output point to the CSV file and keeps the progress bar moving; asks the run to
+// stop when a signal came or a value is not finite.
+class Output final : public cs::StepObserver {
+ public:
+  Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
+         PaceWarning& pace)
+      : channels_(channels), csv_(csv), bar_(bar), pace_(pace) {}
+  void on_output(const cs::State& s, const cs::RunStats& stats) override {
+    if (!failure_.empty()) return;
+    channels_.evaluate(s, stats, values_);
+    failure_ = non_finite(s.t);
+    if (failure_.empty()) csv_.write(s.t, values_);
+  }
+  void on_step(const cs::State& s, const cs::RunStats& stats) override {
+    bar_.update(s.t, stats);
+    pace_.update(s.t);
+  }
+  bool keep_going() const override { return g_stop_signal == 0 && failure_.empty(); }
+  // Why the run was stopped by its output (a value that is not finite); empty if it was not.
+  const std::string& failure() const { return failure_; }
+
+ private:
+  // A row with a NaN or an infinity is never written: it names the first such channel.
+  std::string non_finite(double t) const {
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      if (std::isfinite(values_[k])) continue;
+      std::ostringstream os;
+      os << "at t = " << t << " s the channel " << channels_.names()[k] << " is " << values_[k]
+         << ": the run diverged, or an input is too large to compute with (a value near "
+            "1e308?); that row and the rest are not written";
+      return os.str();
+    }
+    return {};
+  }
+
   const cs::ChannelSet& channels_;
   cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
+  PaceWarning& pace_;
   std::vector<double> values_;
+  std::string failure_;
 };
 
 std::vector<cs::Override> parse_overrides(const std::vector<std::string>& assignments) {
@@ -58,23 +127,97 @@ std::vector<cs::Override> parse_overrides(const std::vector<std::string>& assign
   return overrides;
 }
 
+// Before a long run: how many steps and rows it will make, and roughly how large the file is.
+void warn_if_huge(const std::string& model, const cs::RunSettings& run, std::size_t channels) {
+  const cs::SolverSettings& st = run.solver;
+  if (st.analysis == cs::Analysis::kStatic || st.adaptive) return;
+  const double steps = st.kinematic_steps > 0 && st.analysis == cs::Analysis::kKinematic
+                           ? st.kinematic_steps
+                           : static_cast<double>(cs::fixed_step_count(st.end, st.step));
+  const double rows = 1.0 + steps / std::max(1, run.output.every);
+  // About 20 characters a value (shortest round-trip text and its comma).
+  const double bytes = rows * 20.0 * static_cast<double>(channels + 1);
+  if (steps < 1e7 && bytes < 1e9) return;
+  std::fprintf(stderr,
+               "%s: warning: %.3g steps of %g s to t = %g s: about %.3g rows of %zu channels, "
+               "~%.3g GB of results (output.every and output.channels make it smaller)\n",
+               model.c_str(), steps, st.end / steps, st.end, rows, channels, bytes / 1e9);
+}
+
+// A unilateral contact that starts penetrating is refused: the first step would push it out with
+// an impulse that adds energy (a ball 0.6 m into the floor gained 6 J), and max_penetration,
+// which counts from the first step on, would report 0. Tolerates rounding of a contact that
+// starts exactly closed. Empty when no contact penetrates.
+std::string initial_penetration(const cs::System& sys, const cs::State& s) {
+  constexpr double kTolerance = 1e-9;  // [m]
+  if (sys.num_gaps() == 0) return {};
+  std::vector<cs::BodyKinematics> kin;
+  sys.gather(s, kin);
+  cs::VecX g(sys.num_gaps());
+  sys.gaps(kin, s.t, &g, cs::MatrixSink());
+  for (int j = 0; j < sys.num_gaps(); ++j) {
+    if (!(g[j] < -kTolerance)) continue;
+    std::ostringstream os;
+    os << sys.describe_gap(j) << " starts penetrating by " << -g[j] << " m (gap " << g[j]
+       << " m at t = " << s.t << " s): the first step would push it out and add energy; start "
+       << "the bodies apart or touching (gap >= 0)";
+    return os.str();
+  }
+  return {};
+}
+
+// The consistent initial state, or an error message (initial conditions, penetration).
+std::string initial_problem(cs::System& sys, const cs::LoadedModel& lm,
+                            std::vector<std::string>& notes) {
+  cs::State s = cs::initial_state(sys);
+  const cs::SolveReport rep = cs::make_consistent(sys, s, lm.run.solver.newton_tol, notes);
+  if (!rep.ok) return "initial conditions: " + rep.message;
+  return initial_penetration(sys, s);
+}
+
+// Discards what a run outputs (check's trial step).
+class Discard final : public cs::StepObserver {
+ public:
+  void on_output(const cs::State&, const cs::RunStats&) override {}
+};
+
+// Issue 14, item 8: what `run` would die on at t = 0 or in its first step (a locked driver, a
+// force too large to compute with) must fail `check` too. Takes one step, on a System of its own
+// so that nothing of it leaks into the model's; returns run's message, or nothing.
+std::string first_step_problem(const cs::LoadedModel& lm) {
+  cs::RunSettings one = lm.run;
+  one.solver.end = one.solver.step;
+  one.solver.kinematic_steps = 0;
+  cs::System sys(lm.model);
+  Discard discard;
+  cs::State s;
+  std::vector<std::string> notes;
+  const cs::RunStats stats = cs::run_analysis(sys, one, discard, s, notes);
+  return stats.ok ? std::string() : stats.message;
+}
+
 int check(const std::string& path, const std::vector<std::string>& sets) {
   cs::LoadedModel lm = cs::load_model_file(path, parse_overrides(sets));
   cs::System sys(lm.model);
-  cs::model_channels(lm, sys);
+  const cs::ChannelSet channels = cs::model_channels(lm, sys);
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), why.c_str());
     return 1;
   }
   std::vector<std::string> notes;
-  cs::State s = cs::initial_state(sys);
-  const cs::SolveReport rep = cs::make_consistent(sys, s, lm.run.solver.newton_tol, notes);
+  const std::string problem = initial_problem(sys, lm, notes);
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", path.c_str(), n.c_str());
-  if (!rep.ok) {
-    std::fprintf(stderr, "%s: error: initial conditions: %s\n", path.c_str(), rep.message.c_str());
+  if (!problem.empty()) {
+    std::fprintf(stderr, "%s: error: %s\n", path.c_str(), problem.c_str());
     return 1;
   }
+  if (const std::string why = first_step_problem(lm); !why.empty()) {
+    std::fprintf(stderr, "%s: error: the first step fails (run would stop there): %s\n",
+                 path.c_str(), why.c_str());
+    return 1;
+  }
+  warn_if_huge(path, lm.run, channels.names().size());
   std::printf(
       "%s: ok — %d bodies, %zu elements, %d independent constraint rows, %d degrees of "
       "freedom; %s analysis to t = %g s\n",
@@ -93,11 +236,26 @@ int list_channels(const std::string& path) {
 
 struct RunOptions {
   std::string model, out, vtk;
+  bool out_given = false;         // -o was on the command line (even empty)
   std::vector<std::string> sets;  // PATH=VALUE overrides
-  double end = -1, step = -1;
-  int every = 0;
+  // --end, --step, --every as typed: they become the overrides solver.end=..., so that the
+  // reader checks them exactly like the file's values (no value is ignored for being <= 0).
+  std::optional<std::string> end, step, every;
   bool quiet = false;
 };
+
+// --set PATH=VALUE, then --end, --step and --every (labelled with the option in messages).
+std::vector<cs::Override> run_overrides(const RunOptions& o) {
+  std::vector<cs::Override> overrides = parse_overrides(o.sets);
+  const auto add = [&](const std::optional<std::string>& value, const char* path,
+                       const char* option) {
+    if (value) overrides.push_back({path, *value, std::string(option) + " " + *value});
+  };
+  add(o.end, "solver.end", "--end");
+  add(o.step, "solver.step", "--step");
+  add(o.every, "output.every", "--every");
+  return overrides;
+}
 
 // What an HDF5 result records besides the channels: the model file's text, the overrides and
 // the run settings.
@@ -118,11 +276,37 @@ cs::ResultMetadata metadata(const cs::LoadedModel& lm, const RunOptions& o) {
   return m;
 }
 
+// The result file: -o, else output.file, else <model>.csv. Throws when it is the model file
+// itself; says when an existing file is replaced.
+std::string result_path(const RunOptions& o, const cs::LoadedModel& lm) {
+  if (o.out_given && o.out.empty())
+    throw std::invalid_argument("-o: expected a result file name, found ''");
+  std::string out = o.out;
+  if (out.empty()) out = lm.run.output.file;
+  if (out.empty()) out = std::filesystem::path(o.model).stem().string() + ".csv";
+  std::error_code ec;
+  if (std::filesystem::equivalent(out, o.model, ec)) {
+    std::ostringstream os;
+    os << "the result file '" << out << "' is the model file itself; it would be overwritten "
+       << "(give another name with -o)";
+    throw std::invalid_argument(os.str());
+  }
+  if (std::filesystem::exists(out, ec))
+    std::fprintf(stderr, "%s: note: replacing the existing result file %s\n", o.model.c_str(),
+                 out.c_str());
+  return out;
+}
+
+// "interrupted by SIGINT ..." and the exit status of a shell for that signal (128 + signal).
+int report_interrupted(const std::string& out, const cs::RunStats& stats, long rows) {
+  const int sig = g_stop_signal;
+  std::fprintf(stderr, "%s by %s; results up to there are in %s (%ld whole rows)\n",
+               stats.message.c_str(), sig == SIGTERM ? "SIGTERM" : "SIGINT", out.c_str(), rows);
+  return 128 + sig;
+}
+
 int run(const RunOptions& o) {
-  cs::LoadedModel lm = cs::load_model_file(o.model, parse_overrides(o.sets));
-  if (o.end > 0) lm.run.solver.end = o.end;
-  if (o.step > 0) lm.run.solver.step = o.step;
-  if (o.every > 0) lm.run.output.every = o.every;
+  cs::LoadedModel lm = cs::load_model_file(o.model, run_overrides(o));
   if (!o.vtk.empty()) lm.run.output.vtk = o.vtk;
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   cs::System sys(lm.model);
@@ -131,13 +315,24 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
     return 1;
   }
-  std::string out = o.out;
-  if (out.empty()) out = lm.run.output.file;
-  if (out.empty()) out = std::filesystem::path(o.model).stem().string() + ".csv";
+  if (sys.num_gaps() > 0) {
+    // On a System of its own: make_consistent may remove redundant rows, and run_analysis must
+    // find them (and note them) itself.
+    cs::System probe(lm.model);
+    std::vector<std::string> ignored;  // the run reports the notes
+    if (const std::string why = initial_problem(probe, lm, ignored); !why.empty()) {
+      std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
+      return 1;
+    }
+  }
+  const std::string out = result_path(o, lm);
+  warn_if_huge(o.model, lm.run, channels->names().size());
   const auto writer = cs::open_result_writer(out, channels->names(), metadata(lm, o));
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
-  Output observer(*channels, csv, bar);
+  PaceWarning pace(o.model, lm.run.solver.end);
+  Output observer(*channels, csv, bar, pace);
+  stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())
     vtk = std::make_unique<cs::VtkObserver>(sys, lm.run.output.vtk, lm.run.output.vtk_every,
@@ -154,6 +349,12 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "results: %s (%ld rows, %zu channels)\n", out.c_str(), csv.rows(),
                  channels->names().size());
   }
+  if (!observer.failure().empty()) {
+    std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), observer.failure().c_str());
+    std::fprintf(stderr, "results up to there are in %s\n", out.c_str());
+    return 3;
+  }
+  if (stats.interrupted) return report_interrupted(out, stats, csv.rows());
   if (!stats.ok) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), stats.message.c_str());
     std::fprintf(stderr, "results up to the failure are in %s\n", out.c_str());
@@ -173,12 +374,12 @@ int main(int argc, char** argv) {
   auto* run_cmd =
       app.add_subcommand("run", "simulate a model file and write a CSV of its channels");
   run_cmd->add_option("model", ro.model, "model file (YAML)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("-o,--output", ro.out,
-                      "result file: CSV, or HDF5 if it ends in .h5 (default: output.file or "
-                      "<model>.csv)");
-  run_cmd->add_option("--end", ro.end, "override solver.end [s]");
-  run_cmd->add_option("--step", ro.step, "override solver.step [s]");
-  run_cmd->add_option("--every", ro.every, "override output.every");
+  auto* out_opt = run_cmd->add_option("-o,--output", ro.out,
+                                      "result file: CSV, or HDF5 if it ends in .h5 (default: "
+                                      "output.file or <model>.csv); never the model file");
+  run_cmd->add_option("--end", ro.end, "override solver.end [s] (checked as in the file)");
+  run_cmd->add_option("--step", ro.step, "override solver.step [s] (checked as in the file)");
+  run_cmd->add_option("--every", ro.every, "override output.every (checked as in the file)");
   run_cmd->add_option("--vtk", ro.vtk, "write a ParaView series (.pvd) to this folder");
   run_cmd->add_flag("-q,--quiet", ro.quiet, "no progress bar and no summary");
   run_cmd->add_option("--set", ro.sets,
@@ -197,6 +398,7 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = sweep.add_to(app);
 
   CLI11_PARSE(app, argc, argv);
+  ro.out_given = out_opt->count() > 0;
   try {
     if (*run_cmd) return run(ro);
     if (*check_cmd) return check(model, check_sets);

@@ -1,15 +1,19 @@
 // Run settings from Python keyword arguments, and run statistics as a dict.
+#include <cmath>
+
 #include "bindings.hpp"
 
 namespace clearsim_py {
 
 void RunLimits::apply(cs::RunSettings& run) const {
   if (end) {
-    if (!(*end > 0.0)) throw py::value_error("end must be a positive time [s]");
+    if (!(std::isfinite(*end) && *end > 0.0))
+      throw py::value_error("end must be a positive, finite time [s]");
     run.solver.end = *end;
   }
   if (step) {
-    if (!(*step > 0.0)) throw py::value_error("step must be a positive time [s]");
+    if (!(std::isfinite(*step) && *step > 0.0))
+      throw py::value_error("step must be a positive, finite time [s]");
     run.solver.step = *step;
   }
   if (every) {

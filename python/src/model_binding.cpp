@@ -122,8 +122,8 @@ void register_model(py::module_& m) {
       .def_property_readonly("overrides",
                              [](const Model& x) {
                                std::vector<std::pair<std::string, std::string>> o;
-                               for (const auto& [path, value] : x.source().overrides)
-                                 o.emplace_back(path, value);
+                               for (const cs::Override& ov : x.source().overrides)
+                                 o.emplace_back(ov.path, ov.value);
                                return o;
                              })
       .def_property_readonly("warnings", [](const Model& x) { return x.loaded().warnings; })

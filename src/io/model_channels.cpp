@@ -18,6 +18,12 @@ std::vector<std::string> default_channels(const Model& model) {
 ChannelSet model_channels(const LoadedModel& lm, const System& sys) {
   const OutputSettings& out = lm.run.output;
   if (out.channels.empty()) return ChannelSet(sys, default_channels(lm.model));
+  try {
+    return ChannelSet(sys, out.channels);
+  } catch (const std::invalid_argument&) {
+    // Find the channel at fault, to report its position (one by one only on this error path:
+    // each ChannelSet builds the whole catalogue).
+  }
   for (std::size_t k = 0; k < out.channels.size(); ++k) {
     try {
       const ChannelSet one(sys, {out.channels[k]});

@@ -124,6 +124,12 @@ std::string extend(const std::string& at, const Part& part) {
   return at.empty() ? part.key : at + "." + part.key;
 }
 
+// `solver` and `output` hold only optional settings, so an override of one of them (the command
+// line's --step is solver.step) may create the section; any other missing key is an error.
+bool is_optional_section(const Part& part) {
+  return !part.index && (part.key == "solver" || part.key == "output");
+}
+
 // YAML text parsed as if it started on 0-based line `line`, so that its marks point past the
 // end of the file.
 YAML::Node parse_at_line(const std::string& text, int line, const OverrideError& err) {
@@ -141,7 +147,11 @@ void apply_one(YAML::Node& doc, const Override& o, int line, const OverrideError
   YAML::Node node = doc;
   std::string at;
   for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
-    const std::optional<YAML::Node> next = child(node, parts[k], at, err);
+    std::optional<YAML::Node> next = child(node, parts[k], at, err);
+    if (!next && k == 0 && is_optional_section(parts[k])) {
+      node[parts[k].key] = YAML::Node(YAML::NodeType::Map);  // solver.step on a file without one
+      next = child(node, parts[k], at, err);
+    }
     if (!next) fail_missing(node, parts[k].key, at, err);
     at = extend(at, parts[k]);
     node.reset(*next);  // (assignment would overwrite the node inside the document)
@@ -167,7 +177,7 @@ void apply_overrides(YAML::Node& doc, int text_lines, const std::vector<Override
   for (const Override& o : overrides) {
     lines_each = std::max(lines_each,
                           1 + static_cast<int>(std::count(o.value.begin(), o.value.end(), '\n')));
-    labels.push_back(o.path + "=" + o.value);
+    labels.push_back(o.label.empty() ? o.path + "=" + o.value : o.label);
   }
   // 1-based lines from first_line on belong to the overrides (one blank line after the file).
   const int first_line = text_lines + 2;

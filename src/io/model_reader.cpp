@@ -153,7 +153,28 @@ void check_single_document(const std::string& text, Source& source) {
     source.fail({}, "the file holds no model (expected a map with at least a 'bodies' section)");
 }
 
+// Fails on bytes that YAML would misread with a misleading message: a NUL (a binary file, or a
+// name "cr\0ank" accepted as written), and CR-only line endings (old Mac text, one long line).
+void check_plain_text(const std::string& text, Source& source) {
+  int line = 1, column = 1;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '\0')
+      source.fail({line, column}, "a NUL byte is not allowed in a model file (is it a text file?)");
+    if (c == '\r' && (k + 1 == text.size() || text[k + 1] != '\n'))
+      source.fail({line, column},
+                  "a line ends with CR alone (old Mac line endings): end lines with LF or CR LF");
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+}
+
 YAML::Node parse_document(const std::string& text, Source& source) {
+  check_plain_text(text, source);
   check_single_document(text, source);
   try {
     return YAML::Load(text);

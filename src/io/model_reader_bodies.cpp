@@ -101,7 +101,14 @@ void read_body(const Entry& e, Model& model) {
   m.allow_only("in body '" + e.key + "'", kBodyKeys);
   Body body;
   body.name = e.key;
-  body.mass = read_positive(m.need("mass", "a positive number [kg]"), "kg");
+  const Cursor mass = m.need("mass", "a positive number [kg]");
+  body.mass = read_positive(mass, "kg");
+  // Issue 14, item 5: mass 1e-300 ran without a word. Below a microgram the unit is likely
+  // wrong, and next to ordinary masses the equations lose all their digits.
+  if (body.mass < 1e-9)
+    mass.warn("bodies." + e.key + ".mass: " + format_number(body.mass) +
+              " kg is below 1e-9 kg (a microgram): is the unit kg? Beside ordinary masses it "
+              "leaves the equations ill-conditioned");
   body.inertia_B = read_inertia(m.need("inertia", kInertiaForms));
   body.x0_W = read_vec3(m.need("position", "the centre of mass, a list of 3 numbers [m]"), "m");
   if (auto c = m.find("orientation")) body.R0_WB = read_orientation(*c);

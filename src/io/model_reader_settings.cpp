@@ -1,5 +1,8 @@
 // The `solver` and `output` sections (RunSettings). Keys that the chosen analysis or integrator
 // does not use are accepted with a warning, so switching integrator needs no other edit.
+#include <optional>
+#include <sstream>
+
 #include "model_reader_sections.hpp"
 
 namespace cs::model_file {
@@ -57,6 +60,29 @@ void read_integration(const MapView& m, SolverSettings& s) {
   if (auto c = m.find("baumgarte_beta")) s.baumgarte_beta = read_non_negative(*c, "1/s");
 }
 
+// Refuses more than kMaxStepCount steps. Blames the step (the usual slip: a step written 1e-21),
+// except when the end is the later override (the command line's --end 1e12).
+void check_step_count(const MapView& m, const SolverSettings& s) {
+  if (step_count_ok(s.end, s.step)) return;
+  const std::optional<Cursor> step = m.find("step"), end = m.find("end");
+  const auto later = [](const Cursor& a, const Cursor& b) {
+    const Position p = a.pos(), q = b.pos();
+    return p.line > q.line || (p.line == q.line && p.column > q.column);
+  };
+  const bool end_overridden = end && end->source().override_at(end->pos()) != nullptr;
+  const bool blame_end = end && (!step || (end_overridden && later(*end, *step)));
+  const Cursor& c = blame_end ? *end : *step;
+  std::ostringstream os;
+  if (blame_end)
+    os << "an end <= " << format_number(kMaxStepCount * s.step) << " s";
+  else
+    os << "a step >= " << format_number(s.end / kMaxStepCount) << " s";
+  os << " (end " << format_number(s.end) << " s / step " << format_number(s.step)
+     << " s = " << format_number(s.end / s.step) << " steps; at most "
+     << format_number(kMaxStepCount) << " are run)";
+  c.expected(os.str());
+}
+
 // Step, end time and adaptive step control.
 void read_steps(const MapView& m, SolverSettings& s) {
   if (auto c = m.find("step")) s.step = read_positive(*c, "s");
@@ -66,6 +92,7 @@ void read_steps(const MapView& m, SolverSettings& s) {
       c->expected("a final time >= step (" + format_number(s.step) + " s)");
     m.need("step", "").expected("a step <= end (" + format_number(s.end) + " s, the default)");
   }
+  check_step_count(m, s);
   if (auto c = m.find("adaptive")) {
     s.adaptive = read_bool(*c);
     // rk4 has no error estimate: the step-size controller would only grow the step.
@@ -136,7 +163,12 @@ SolverSettings read_solver(const Cursor& section) {
                                                           {"static", Analysis::kStatic}});
   read_integration(m, s);
   read_steps(m, s);
-  if (auto c = m.find("newton_tol")) s.newton_tol = read_positive(*c, "");
+  if (auto c = m.find("newton_tol")) {
+    s.newton_tol = read_positive(*c, "");
+    // A tolerance on a scaled correction past 1 % accepts iterates that have not converged
+    // (1e308 accepted the predictor as the solution, without a word).
+    if (s.newton_tol > 1e-2) c->expected("a positive number <= 0.01 (usual: 1e-12 to 1e-6)");
+  }
   if (auto c = m.find("max_newton_iterations")) s.max_newton_iterations = read_integer(*c, 1);
   if (auto c = m.find("newton"))
     s.newton =

@@ -21,8 +21,9 @@ std::string where_is(const std::string& path) {
 
 std::string prefix(const std::string& path) { return path.empty() ? "" : path + ": "; }
 
-// A scalar written in quotes (yaml-cpp tags those "!"): a string, never a number.
-bool is_quoted(const YAML::Node& n) { return n.Tag() == "!"; }
+// A scalar written in quotes (yaml-cpp tags those "!") or tagged !!str: a string, never a
+// number (`mass: !!str 0.3` was read as 0.3).
+bool is_quoted(const YAML::Node& n) { return n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str"; }
 
 std::string shorten(const std::string& s) {
   std::string out = s.substr(0, s.find('\n'));
@@ -227,7 +228,9 @@ int read_integer(const Cursor& c, int min_value) {
   const YAML::Node& n = c.node();
   if (!n.IsDefined() || !n.IsScalar() || is_quoted(n)) c.expected(what);
   const auto x = parse_integer(n.Scalar());
-  if (!x || *x < min_value || *x > 2147483647LL) c.expected(what);
+  // Past the limit, the message states it (`every: 2147483648` is a positive integer).
+  if (x && *x > 2147483647LL) c.expected(what + " <= 2147483647");
+  if (!x || *x < min_value) c.expected(what);
   return static_cast<int>(*x);
 }
 
@@ -255,6 +258,8 @@ Vec3 read_vec3(const Cursor& c, const std::string& unit) {
 
 Vec3 read_direction(const Cursor& c) {
   const Vec3 v = read_vec3(c, "");
+  // [1e308, 1e308, 0] is a direction, not "zero": its norm overflows, so scale it down first.
+  if (!std::isfinite(v.norm())) return v / v.cwiseAbs().maxCoeff();
   if (!(v.norm() > 1e-12)) c.expected("a non-zero direction vector");
   return v;
 }

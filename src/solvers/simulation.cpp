@@ -86,6 +86,20 @@ void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs)
   obs.on_output(s, stats);
 }
 
+// True (the run must stop) when the observer asks to stop after this accepted step. The state is
+// output first unless it just was, so that the results end exactly where the run stopped.
+bool stop_asked(const System& sys, const State& s, bool emitted, RunStats& stats,
+                StepObserver& obs) {
+  if (obs.keep_going()) return false;
+  if (!emitted) emit(sys, s, stats, obs);
+  std::ostringstream os;
+  os << "interrupted at t = " << s.t << " s, after step " << stats.steps;
+  stats.ok = false;
+  stats.interrupted = true;
+  stats.message = os.str();
+  return true;
+}
+
 // Advances by h, splitting the step in halves (up to 1/64) when Newton fails.
 bool advance(const System& sys, Integrator& ga, State& s, double h, int depth, RunStats& stats,
              std::string& why) {
@@ -112,11 +126,11 @@ bool advance(const System& sys, Integrator& ga, State& s, double h, int depth, R
 
 void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
                RunStats& stats, StepObserver& obs) {
-  const long n = std::max<long>(1, std::lround(st.end / st.step));
+  const std::int64_t n = fixed_step_count(st.end, st.step);
   const double t0 = s.t;
   ContactCounter contacts(sys);
   std::string why;
-  for (long k = 1; k <= n; ++k) {
+  for (std::int64_t k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     contacts.remember(s);
     if (!advance(sys, ga, s, target - s.t, 0, stats, why)) {
@@ -128,7 +142,9 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
     contacts.count(s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
-    if (k % every == 0 || k == n) emit(sys, s, stats, obs);
+    const bool output = k % every == 0 || k == n;
+    if (output) emit(sys, s, stats, obs);
+    if (stop_asked(sys, s, output, stats, obs)) return;
   }
 }
 
@@ -170,7 +186,9 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
-    if (stats.steps % every == 0 || last) emit(sys, s, stats, obs);
+    const bool output = stats.steps % every == 0 || last;
+    if (output) emit(sys, s, stats, obs);
+    if (stop_asked(sys, s, output, stats, obs)) return;
     const double grow =
         r.error_estimate > 0.0 ? 0.9 * std::pow(1.0 / r.error_estimate, exponent) : 2.0;
     h *= std::clamp(grow, 0.2, 2.0);
@@ -179,11 +197,11 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
 
 void run_kinematic(const System& sys, const SolverSettings& st, int every, State& s,
                    RunStats& stats, StepObserver& obs) {
-  const long n = st.kinematic_steps > 0 ? st.kinematic_steps
-                                        : std::max<long>(1, std::lround(st.end / st.step));
+  const std::int64_t n =
+      st.kinematic_steps > 0 ? st.kinematic_steps : fixed_step_count(st.end, st.step);
   const double t0 = s.t;
   LinearSystem ls;
-  for (long k = 1; k <= n; ++k) {
+  for (std::int64_t k = 1; k <= n; ++k) {
     const double t = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     const double dt = t - s.t;
     // Second-order prediction, then exact position, velocity and acceleration solves.
@@ -213,12 +231,21 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
     stats.last_step = dt;
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
-    if (k % every == 0 || k == n) emit(sys, s, stats, obs);
+    const bool output = k % every == 0 || k == n;
+    if (output) emit(sys, s, stats, obs);
+    if (stop_asked(sys, s, output, stats, obs)) return;
   }
 }
 }  // namespace
 
 std::string incompatible_settings(const System& sys, const SolverSettings& st) {
+  if (!step_count_ok(st.end, st.step)) {
+    std::ostringstream os;
+    os << "solver.end = " << st.end << " s in steps of solver.step = " << st.step
+       << " s is not a run: expected both positive and finite, with at most " << kMaxStepCount
+       << " steps";
+    return os.str();
+  }
   const bool explicit_rk =
       st.integrator == IntegratorKind::kRk4 || st.integrator == IntegratorKind::kDormandPrince;
   if (sys.num_gaps() > 0 && st.analysis == Analysis::kDynamic && explicit_rk) {
@@ -327,7 +354,7 @@ bool Simulation::initialize(std::vector<std::string>& notes) {
   integrator_ = make_integrator(sys_, st);
   t0_ = state_.t;
   // The step run_fixed takes: end/n with n = round(end/step), so that both give the same states.
-  n_ = std::max<long>(1, std::lround(st.end / st.step));
+  n_ = fixed_step_count(st.end, st.step);
   h_ = st.end / static_cast<double>(n_);
   k_ = 0;
   ready_ = true;

@@ -1,10 +1,9 @@
 // CSV result file: a header line "time,<channel>,...", then one row per output point. Numbers
-// are written in the shortest form that reads back as the same double. Rows are flushed at
-// least once a second of wall time, so a run that stops keeps what it computed.
+// are written in the shortest form that reads back as the same double. Each row goes to the file
+// in one write(2) of the whole formatted line, never through a stdio buffer that could be
+// flushed halfway through a row, so a run that is killed keeps whole rows only.
 #pragma once
 
-#include <chrono>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,10 +24,12 @@ class CsvWriter final : public ResultWriter {
   long rows() const override { return rows_; }
 
  private:
-  std::FILE* file_ = nullptr;
+  void write_all(const std::string& text);  // one write(2), repeated only if partial
+
+  int fd_ = -1;
+  std::string path_;
   long rows_ = 0;
   std::string line_;  // the row being formatted
-  std::chrono::steady_clock::time_point last_flush_;
 };
 
 }  // namespace cs

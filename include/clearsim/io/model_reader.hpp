@@ -57,6 +57,9 @@ struct LoadedModel {
 struct Override {
   std::string path;
   std::string value;
+  // How messages name the override; empty: "PATH=VALUE". The command line's --step 0 is the
+  // override solver.step=0 labelled "--step 0", so its error names the option the user typed.
+  std::string label = {};
 };
 
 // "PATH=VALUE" (the command line's --set) as an Override; throws std::invalid_argument when

@@ -56,6 +56,7 @@ class VtkObserver final : public StepObserver {
       : sys_(sys), series_(folder), every_(every), next_(next) {}
   void on_output(const State& s, const RunStats& stats) override;
   void on_step(const State& s, const RunStats& stats) override { next_.on_step(s, stats); }
+  bool keep_going() const override { return next_.keep_going(); }
   const VtkSeries& series() const { return series_; }
 
  private:

@@ -1,6 +1,9 @@
 // What to run and how: the `solver` and `output` sections of a model file.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +99,22 @@ struct OutputSettings {
   std::string vtk;       // folder of a ParaView time series (io/vtk_series.hpp); "" = none
   int vtk_every = 1;     // write every N-th output point to it
 };
+
+// A fixed-step run takes round(end / step) steps. More are refused (the model reader and
+// incompatible_settings say so): no run finishes 10¹² steps, and past 2⁶³ the count would not
+// even fit the integer that holds it (a step of 1e-21 s once ran as a single step).
+inline constexpr double kMaxStepCount = 1e12;
+
+// True if end and step are positive, finite and end / step <= kMaxStepCount.
+inline bool step_count_ok(double end, double step) {
+  return std::isfinite(end) && std::isfinite(step) && end > 0.0 && step > 0.0 &&
+         end / step <= kMaxStepCount;
+}
+
+// round(end / step), at least 1: the number of fixed steps. Needs step_count_ok(end, step).
+inline std::int64_t fixed_step_count(double end, double step) {
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(end / step)));
+}
 
 struct RunSettings {
   SolverSettings solver;

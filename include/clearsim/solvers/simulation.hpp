@@ -31,7 +31,8 @@ struct RunStats {
   double max_penetration = 0.0;
   double wall_seconds = 0.0;
   bool ok = true;
-  std::string message;  // why the run stopped early
+  bool interrupted = false;  // stopped because the observer asked (keep_going() was false)
+  std::string message;       // why the run stopped early
 };
 
 class StepObserver {
@@ -41,6 +42,9 @@ class StepObserver {
   virtual void on_output(const State& s, const RunStats& stats) = 0;
   // Called after every accepted step (cheap; for progress display).
   virtual void on_step(const State& /*s*/, const RunStats& /*stats*/) {}
+  // Asked after every accepted step: false stops the run there, after an output of that state
+  // (RunStats::interrupted; e.g. the command line on SIGINT, so the results end at a step).
+  virtual bool keep_going() const { return true; }
 };
 
 // Why these settings cannot run this model (empty if they can): e.g. unilateral contacts need

@@ -114,3 +114,36 @@ TEST(ModelOverrides, ParseOverride) {
 
 }  // namespace
 }  // namespace cs
+
+namespace cs {
+namespace {
+
+// Issue 14: the command line's --step is the override solver.step labelled "--step VALUE", so
+// its errors name the option; a `solver` or `output` section the file lacks is created for it;
+// and a step count past 1e12 is refused at the override that made it.
+TEST(ModelOverrides, CommandLineOptionsAreLabelledOverrides) {
+  EXPECT_EQ(error_of({{"solver.step", "0", "--step 0"}}),
+            "m.yaml: error: override --step 0: solver.step: expected a positive number [s], "
+            "found '0'");
+  const char* const bare = "bodies:\n  b: {mass: 2, inertia: [1, 1, 1], position: [0, 0, 1]}\n";
+  const LoadedModel lm =
+      load_model_string(bare, "m.yaml", {{"solver.step", "1e-4"}, {"output.every", "5"}});
+  EXPECT_EQ(lm.run.solver.step, 1e-4);
+  EXPECT_EQ(lm.run.output.every, 5);
+  EXPECT_EQ(error_of({{"solvr.step", "1"}}, bare)
+                .rfind("m.yaml: error: override solvr.step=1: the top level has no key 'solvr'", 0),
+            0u);
+}
+
+TEST(ModelOverrides, StepCountsPastTheLimitAreRefused) {
+  EXPECT_EQ(error_of({{"solver.end", "1e12", "--end 1e12"}}),
+            "m.yaml: error: override --end 1e12: solver.end: expected an end <= 1e+09 s (end "
+            "1e+12 s / step 0.001 s = 1e+15 steps; at most 1e+12 are run), found '1e12'");
+  EXPECT_EQ(error_of({{"solver.step", "1e-21"}}),
+            "m.yaml: error: override solver.step=1e-21: solver.step: expected a step >= 5e-13 s "
+            "(end 0.5 s / step 1e-21 s = 5e+20 steps; at most 1e+12 are run), found '1e-21'");
+  EXPECT_EQ(load_model_string(kModel, "m.yaml", {{"solver.step", "1e-12"}}).run.solver.step, 1e-12);
+}
+
+}  // namespace
+}  // namespace cs
