@@ -20,6 +20,7 @@
 #include "clearsim/io/result_writer.hpp"
 #include "clearsim/io/vtk_series.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "gear_command.hpp"
 #include "sweep_command.hpp"
@@ -218,6 +219,8 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
     return 1;
   }
   warn_if_huge(path, lm.run, channels.names().size());
+  for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
+    std::fprintf(stderr, "%s: warning: %s\n", path.c_str(), w.c_str());
   std::printf(
       "%s: ok — %d bodies, %zu elements, %d independent constraint rows, %d degrees of "
       "freedom; %s analysis to t = %g s\n",
@@ -327,6 +330,8 @@ int run(const RunOptions& o) {
   }
   const std::string out = result_path(o, lm);
   warn_if_huge(o.model, lm.run, channels->names().size());
+  for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
+    std::fprintf(stderr, "%s: warning: %s\n", o.model.c_str(), w.c_str());
   const auto writer = cs::open_result_writer(out, channels->names(), metadata(lm, o));
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
