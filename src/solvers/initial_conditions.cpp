@@ -142,6 +142,40 @@ std::vector<int> independent_rows(const MatX& base, const MatX& cand) {
     if (kept[r]) keep.push_back(r);
   return keep;
 }
+
+// Why [M Bᵀ; B 0] did not factorize: the constraint rows that depend on the others (named), or,
+// when B has full rank, the spread of the bodies' masses that makes the matrix singular in
+// floating point (a body of 1e308 kg beside one of 0.1 kg).
+std::string singular_saddle_report(const System& sys, const std::vector<BodyKinematics>& kin,
+                                   double t) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  MatX B = MatX::Zero(m, n);
+  sys.constraints(kin, t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  const std::vector<int> keep = independent_rows(MatX(0, n), B);
+  std::ostringstream os;
+  os.precision(3);
+  os << "singular constraint Jacobian in the velocity assembly";
+  if (static_cast<int>(keep.size()) < m) {
+    os << ": these rows depend on the others —";
+    std::vector<bool> kept(m, false);
+    for (int r : keep) kept[r] = true;
+    int listed = 0;
+    for (int r = 0; r < m && listed < 4; ++r)
+      if (!kept[r]) os << (listed++ ? "; " : " ") << sys.describe_row(r);
+    return os.str();
+  }
+  const auto& bodies = sys.model().bodies;
+  int lo = 0, hi = 0;
+  for (int b = 1; b < static_cast<int>(bodies.size()); ++b) {
+    if (bodies[b].mass < bodies[lo].mass) lo = b;
+    if (bodies[b].mass > bodies[hi].mass) hi = b;
+  }
+  os << ": the joints' rows are independent, so the masses make the matrix singular in floating "
+        "point: body '"
+     << bodies[hi].name << "' " << bodies[hi].mass << " kg beside body '" << bodies[lo].name << "' "
+     << bodies[lo].mass << " kg";
+  return os.str();
+}
 }  // namespace
 
 SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
@@ -187,7 +221,7 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
     assemble_mass_saddle(sys, kin, s.t, ls);
     if (!ls.factorize()) {
       rep.ok = false;
-      rep.message = "singular constraint Jacobian in the velocity assembly";
+      rep.message = singular_saddle_report(sys, kin, s.t);
       return rep;
     }
     VecX rhs(n + m), Mv;
