@@ -58,7 +58,8 @@ class Writer {
   }
   void put(const std::vector<double>& v) {
     put<std::uint64_t>(v.size());
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+    if (!v.empty())
+      bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
   }
   std::string bytes_;
 };
@@ -84,7 +85,8 @@ class Reader {
     get(n);
     need(n * sizeof(double));
     v.resize(n);
-    std::memcpy(v.data(), b_.data() + pos_, n * sizeof(double));
+    // memcpy needs a valid pointer even for no bytes, and an empty vector's data() may be null.
+    if (n > 0) std::memcpy(v.data(), b_.data() + pos_, n * sizeof(double));
     pos_ += n * sizeof(double);
   }
 
