@@ -1,4 +1,4 @@
-"""Helpers shared by the example plot scripts (examples/*/plot.py).
+"""Functions the example plot scripts (examples/*/plot.py) call.
 
 Importing this module selects matplotlib's non-interactive Agg backend, so a plot script imports
 it before matplotlib.pyplot. The scripts run as `/usr/bin/python3 examples/NAME/plot.py
@@ -45,6 +45,17 @@ def read_results(folder, stem="results", missing_ok=False):
         header = next(csv.reader(f))
     data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
     return {name: data[:, k] for k, name in enumerate(header)}
+
+
+def read_cases(folder, cases):
+    """The runs of `cases` ((stem, file, title, colour), ...) whose STEM.csv exists in FOLDER, as
+    (stem, file, title, colour, data); missing variants are skipped."""
+    runs = []
+    for stem, file, title, color in cases:
+        d = read_results(folder, stem, missing_ok=True)
+        if d is not None:
+            runs.append((stem, file, title, color, d))
+    return runs
 
 
 def save(fig, folder, name):

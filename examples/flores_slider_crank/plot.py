@@ -85,11 +85,7 @@ def orbit_figure(folder, runs):
 def main():
     folder = results_dir("results.csv, ideal.csv and the variants")
     ideal = read_results(folder, "ideal")
-    runs = []
-    for stem, file, title, color in CASES:
-        d = read_results(folder, stem, missing_ok=True)
-        if d is not None:
-            runs.append((stem, file, title, color, d))
+    runs = pc.read_cases(folder, CASES)
     written = [
         quantity_figure(folder, runs, ideal, "slider.acceleration.x", "slider acceleration "
                         "[km/s²]", 1e-3, A_CLIP, "slider_acceleration.png", "a"),

@@ -115,11 +115,7 @@ def phase_figure(folder, runs, ideal):
 def main():
     folder = results_dir("results.csv, ideal.csv and dry.csv")
     ideal = read_results(folder, "ideal")
-    runs = []
-    for stem, file, title, color in CASES:
-        d = read_results(folder, stem, missing_ok=True)
-        if d is not None:
-            runs.append((stem, file, title, color, d))
+    runs = pc.read_cases(folder, CASES)
     written = [
         quantity_figure(folder, runs, ideal, "slider.velocity.x", "slider velocity [m/s]", 1.0,
                         None, "slider_velocity.png", "v"),
