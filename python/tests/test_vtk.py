@@ -1,7 +1,7 @@
 """The ParaView series of `clearsim run --vtk DIR` read back with VTK's own XML reader
 (Debian's python3-vtk9) and checked against the CSV of the same run: the bodies' centres of
-mass and axes, the shapes at their bodies' poses, and the mesh-contact regions' points, normals
-and forces.
+mass and axes, the shapes at their bodies' poses, a clearance joint's contact and the
+mesh-contact regions' points, normals and forces.
 
 Tolerance: the .vtp files hold every number with 10 significant digits (std::setprecision(10)
 in src/io/vtk_series.cpp) and the CSV the exact double, so a value read back differs from the
@@ -97,8 +97,7 @@ def test_series_lists_every_step_of_every_part(tmp_path):
 def test_slider_crank_bodies_match_the_csv(tmp_path):
     """The mechanism lines: each body's axes start at its centre of mass (= CSV position) and
     point along its rotation's columns; its links to joint markers keep their lengths (rigid
-    bodies); the ground markers do not move. A clearance joint is not a mesh contact: its
-    contacts file is an empty PolyData (only `contacts: {type: mesh}` regions are written)."""
+    bodies); the ground markers do not move."""
     names = ["crank", "rod", "slider"]
     csv, steps = run_with_vtk(tmp_path, MODEL, body_channels(names), "--end", "0.01",
                               "--every", "10")
@@ -139,10 +138,48 @@ def test_slider_crank_bodies_match_the_csv(tmp_path):
         for a, b0 in zip(links, links0):
             assert np.allclose(a, b0, rtol=0, atol=2e-10)
         assert np.array_equal(ground, ground0)
-        assert read_vtp(parts["contacts"]).GetNumberOfPoints() == 0
     assert worst <= TEN_DIGITS
     print(f"bodies: worst relative error of a centre of mass {worst:.2e}, "
           f"of an axis {worst_axis:.2e}")
+
+
+def test_clearance_joint_contacts_match_the_csv(tmp_path):
+    """The rod–slider spherical clearance joint (NSGA): a contact point exactly when the CSV's
+    contact_state is 1 or 2, at the ball centre (the slider's centre of mass), with normal
+    −R_rod·journal/‖journal‖ (towards the housing centre: the force on the ball), normal force
+    the contact_force channel and penetration max(0, −gap)."""
+    channels = ["slider.position.x", "slider.position.y", "slider.position.z", "rod.rotation.x",
+                "rod.rotation.y", "rod.rotation.z", "rod_slider.journal", "rod_slider.gap",
+                "rod_slider.contact_state", "rod_slider.contact_force"]
+    csv, steps = run_with_vtk(tmp_path, MODEL, channels, "--end", "0.02", "--every", "4")
+    assert len(steps) == len(csv["time"]) == 501
+    touching, impacts, worst_normal = 0, 0, 0.0
+    for row, (_, parts) in enumerate(steps):
+        c = read_vtp(parts["contacts"])
+        state = csv["rod_slider.contact_state"][row]
+        assert c.GetNumberOfPoints() == (state != 0), row
+        if state == 0:
+            continue
+        touching += 1
+        impacts += state == 2
+        x = vec(csv, "slider.position", row)
+        assert np.all(np.abs(points(c)[0] - x) <= TEN_DIGITS * np.abs(x)), row
+        journal = rotation(vec(csv, "rod.rotation", row)) @ vec(csv, "rod_slider.journal", row)
+        normal = point_array(c, "normal")[0]
+        # Ten digits of a unit vector's components: within 5e-10 each (1e-9 with R's rounding).
+        assert np.allclose(normal, -journal / np.linalg.norm(journal), rtol=0, atol=1e-9), row
+        worst_normal = max(worst_normal, np.abs(normal + journal / np.linalg.norm(journal)).max())
+        fn = point_array(c, "normal_force")[0]
+        assert fn == pytest.approx(csv["rod_slider.contact_force"][row], rel=TEN_DIGITS, abs=0)
+        # F = F_N·N, each of F's components with 10 digits of its own.
+        assert np.allclose(point_array(c, "force")[0], fn * normal, rtol=TEN_DIGITS,
+                           atol=1e-9 * fn)
+        gap = csv["rod_slider.gap"][row]
+        assert point_array(c, "penetration")[0] == pytest.approx(max(0.0, -gap),
+                                                                 rel=TEN_DIGITS, abs=0)
+    assert touching >= 10 and impacts >= 1, (touching, impacts)
+    print(f"clearance: {touching} of {len(steps)} steps in contact ({impacts} impacts); normal "
+          f"within {worst_normal:.1e}")
 
 
 def test_mesh_drop_shapes_and_contacts_match_the_csv(tmp_path):
