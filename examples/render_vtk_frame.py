@@ -6,7 +6,7 @@ off-screen rendering is not used.
 
 Drawn: the shapes' triangles at their poses (shaded), the mechanism lines (each body's axes in
 red/green/blue, links from its centre of mass to its joint and contact markers in grey, ground
-markers as black dots) and the contact regions (points, with their forces as arrows scaled to a
+markers as black dots) and the contacts (points, with their forces as arrows scaled to a
 fifth of the scene).
 
     /usr/bin/python3 examples/render_vtk_frame.py SERIES_DIR -o frame.png [--step K | --time T]
@@ -117,7 +117,7 @@ def draw_contacts(ax, poly, scene):
     scale = 0.2 * scene / max(np.linalg.norm(f, axis=1).max(), 1e-300)
     ax.quiver(p[:, 0], p[:, 1], p[:, 2], *(scale * f).T, color="crimson", linewidth=2,
               arrow_length_ratio=0.25, zorder=4)
-    return f"{len(p)} contact region{'s' if len(p) > 1 else ''}, F_N = {fn.sum():.4g} N"
+    return f"{len(p)} contact{'s' if len(p) > 1 else ''}, F_N = {fn.sum():.4g} N"
 
 
 def render(folder, out, step=None, time=None, size=(6.4, 4.8), dpi=100, view=(20, -60),
