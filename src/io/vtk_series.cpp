@@ -1,5 +1,7 @@
 #include "clearsim/io/vtk_series.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -216,10 +218,56 @@ std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State&
   return out;
 }
 
-void VtkSeries::write(const System& sys, const State& s) {
+std::vector<VtkContactPoint> gap_contact_points(const System& sys, const State& s,
+                                                double last_step) {
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  std::vector<VtkContactPoint> out;
+  const Model& model = sys.model();
+  GapBlock gb;
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const Element& el = *model.elements[e];
+    if (el.num_gaps() == 0) continue;
+    const int first = sys.first_gap(static_cast<int>(e));
+    const ElementInput in = sys.input(static_cast<int>(e), s.t, kin);
+    el.gaps(in, gb);
+    // Columns and sign of the body the force is reported on: j, or i (force −F) if j is ground.
+    const bool on_j = el.body_j() != kGround;
+    const BodyKinematics& b = on_j ? *in.j : *in.i;
+    const int col = on_j ? 6 : 0;
+    const double sign = on_j ? 1.0 : -1.0;
+    for (int k = 0; k < gb.p; ++k) {
+      const int g = first + k;
+      if (g >= static_cast<int>(s.contact.size()) || s.contact[g] == ContactState::kOpen) continue;
+      const Vec3 n = gb.G.row(k).segment<3>(col).transpose();
+      const double n2 = n.squaredNorm();
+      if (n2 == 0.0) continue;
+      // δg = n·δx + (ρ × n)·R δθ_B for a force along n through x + ρ: the moment part gives
+      // ρ × n, and n × (ρ × n)/|n|² is ρ's part across n.
+      const Vec3 rho_x_n = b.R_WB * gb.G.row(k).segment<3>(col + 3).transpose();
+      VtkContactPoint c;
+      c.point = b.x_W + n.cross(rho_x_n) / n2;
+      c.normal = sign * n / std::sqrt(n2);
+      const double smooth = s.lambda_N.size() > g ? s.lambda_N(g) : 0.0;
+      c.normal_force = smooth + (last_step > 0.0 ? s.Lambda(g) / last_step : 0.0);
+      c.force = c.normal_force * c.normal;
+      c.penetration = std::max(0.0, -gb.g(k));
+      c.element = static_cast<int>(e);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void VtkSeries::write(const System& sys, const State& s, double last_step) {
   const int k = steps();
   write_file(folder_ / step_name("shapes", k), shapes_vtp(sys.model(), s));
-  write_file(folder_ / step_name("contacts", k), contacts_vtp(mesh_contact_points(sys, s)));
+  std::vector<VtkContactPoint> contacts = mesh_contact_points(sys, s);
+  if (sys.num_gaps() > 0) {
+    const std::vector<VtkContactPoint> gaps = gap_contact_points(sys, s, last_step);
+    contacts.insert(contacts.end(), gaps.begin(), gaps.end());
+  }
+  write_file(folder_ / step_name("contacts", k), contacts_vtp(contacts));
   write_file(folder_ / step_name("bodies", k), bodies_vtp(sys, s));
   times_.push_back(s.t);
   write_pvd();
@@ -243,7 +291,7 @@ void VtkSeries::write_pvd() const {
 
 void VtkObserver::on_output(const State& s, const RunStats& stats) {
   next_.on_output(s, stats);
-  if (outputs_++ % every_ == 0) series_.write(sys_, s);
+  if (outputs_++ % every_ == 0) series_.write(sys_, s, stats.last_step);
 }
 
 }  // namespace cs

@@ -2,7 +2,9 @@
 //   shapes_k.vtp    every shape's triangles at its body's pose (cell data "shape": index in
 //                   Model::shapes);
 //   contacts_k.vtp  one vertex per mesh-contact region at its point c (point data "normal" N,
-//                   "force" F on body j, "normal_force" F_N, "penetration" δ, "element");
+//                   "force" F on body j, "normal_force" F_N, "penetration" δ, "element"), and
+//                   one per closed or impacting unilateral gap (NSGA clearance joints and
+//                   sphere–plane contacts: gap_contact_points);
 //   bodies_k.vtp    the mechanism as lines: each body's frame axes from its centre of mass and a
 //                   link to every element attachment (joint, contact, spring marker) on it, ground
 //                   attachments as points (cell data "body", "kind": 0–2 axes, 3 link, 4 ground).
@@ -35,8 +37,9 @@ class VtkSeries {
   // Creates `folder` if needed; throws std::runtime_error if it cannot.
   explicit VtkSeries(std::filesystem::path folder);
   // Writes step t of `sys` at state `s` (shapes at their bodies' poses, every MeshContact's
-  // regions evaluated with the state's memory).
-  void write(const System& sys, const State& s);
+  // regions evaluated with the state's memory, the gaps in contact with `last_step`, the step
+  // that led to `s`, for their impulses' mean force).
+  void write(const System& sys, const State& s, double last_step = 0.0);
   int steps() const { return static_cast<int>(times_.size()); }
   const std::filesystem::path& folder() const { return folder_; }
 
@@ -48,6 +51,15 @@ class VtkSeries {
 
 // Contact regions of every mesh contact of `sys` at `s`.
 std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s);
+
+// Every unilateral gap of `sys` that is closed or impacting at `s` (State::contact): normal
+// n = ∂g/∂x_j (the direction of the force on body j), normal force λ_N + Λ_N/h (the
+// `contact_force` channel; h = last_step, 0: λ_N alone), penetration max(0, −g). Its point is
+// the point of the force's line of action nearest body j's centre of mass, found from the gap
+// gradient's moment part: the contact point itself for a ball or pin centred on its body, a
+// point the force passes through in any case. (Body i's for a gap whose body j is ground.)
+std::vector<VtkContactPoint> gap_contact_points(const System& sys, const State& s,
+                                                double last_step);
 
 // Forwards every call to `next` and writes every `every`-th output point to a VtkSeries.
 class VtkObserver final : public StepObserver {

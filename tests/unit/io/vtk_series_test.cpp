@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/elements/contact/clearance_joints.hpp"
 #include "clearsim/elements/contact/mesh_contact.hpp"
 #include "clearsim/geometry/grid_box_mesh.hpp"
 #include "clearsim/geometry/primitive_meshes.hpp"
@@ -139,6 +140,50 @@ TEST(VtkSeries, DrawsTheMechanismFromCentresToJoints) {
   EXPECT_TRUE(has({point(verts[0]), point(verts[1])}, pivot));
   const std::string pvd = slurp(dir / "series.pvd");
   EXPECT_NE(pvd.find("part=\"2\" name=\"bodies\" file=\"bodies_000000.vtp\""), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// A unilateral gap in contact (sphere–plane, ball centre 10 mm off its body's centre of mass,
+// plane on ground): one contact point on the force's line of action — the vertical through the
+// ball centre — nearest the centre of mass, normal +z, force (λ_N + Λ_N/h)·z, penetration −g.
+// An open gap writes nothing.
+TEST(VtkSeries, WritesTheGapsInContact) {
+  Model model;
+  Body ball;
+  ball.name = "ball";
+  ball.mass = 1.0;
+  ball.inertia_B = 1e-3 * Mat3::Identity();
+  ball.x0_W = Vec3(0.1, 0.2, 0.045);
+  ball.R0_WB = so3::exp(Vec3(0.3, -0.2, 0.5));
+  const int b = add_body(model, ball);
+  const Vec3 offset(0.01, 0.0, 0.0);
+  add_element(model, std::make_unique<contact::SpherePlane>("floor", Marker{}, Marker{b, offset},
+                                                            0.05, 0.5));
+  System sys(model);
+  State s = initial_state(sys);
+  const Vec3 centre = s.x_W[b] + s.R_WB[b] * offset;
+  ASSERT_EQ(s.contact.size(), 1u);
+  EXPECT_TRUE(gap_contact_points(sys, s, 1e-3).empty());  // open until the step says otherwise
+  s.contact[0] = ContactState::kImpact;
+  s.lambda_N(0) = 3.0;
+  s.Lambda(0) = 2e-3;
+  const auto cps = gap_contact_points(sys, s, 1e-3);
+  ASSERT_EQ(cps.size(), 1u);
+  const VtkContactPoint& c = cps[0];
+  EXPECT_LT((c.point - Vec3(centre.x(), centre.y(), s.x_W[b].z())).norm(), 1e-14);
+  EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-14);
+  EXPECT_NEAR(c.normal_force, 5.0, 1e-12);  // 3 N + 2e-3 N·s / 1e-3 s
+  EXPECT_LT((c.force - 5.0 * Vec3::UnitZ()).norm(), 1e-12);
+  EXPECT_NEAR(c.penetration, 0.05 - centre.z(), 1e-15);
+  EXPECT_EQ(c.element, 0);
+
+  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_gap_test";
+  std::filesystem::remove_all(dir);
+  VtkSeries series(dir);
+  series.write(sys, s, 1e-3);
+  const std::string xml = slurp(dir / "contacts_000000.vtp");
+  EXPECT_NE(xml.find("NumberOfPoints=\"1\""), std::string::npos) << xml;
+  EXPECT_NEAR(array_after(xml, "Name=\"normal_force\"").at(0), 5.0, 1e-9);
   std::filesystem::remove_all(dir);
 }
 
