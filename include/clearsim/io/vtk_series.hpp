@@ -40,13 +40,19 @@ class VtkSeries {
   // regions evaluated with the state's memory, the gaps in contact with `last_step`, the step
   // that led to `s`, for their impulses' mean force).
   void write(const System& sys, const State& s, double last_step = 0.0);
+  // Brings series.pvd up to date with every step written (also done on destruction).
+  void flush();
+  ~VtkSeries();
+  VtkSeries(const VtkSeries&) = delete;
+  VtkSeries& operator=(const VtkSeries&) = delete;
   int steps() const { return static_cast<int>(times_.size()); }
   const std::filesystem::path& folder() const { return folder_; }
 
  private:
-  void write_pvd() const;
+  void write_pvd();
   std::filesystem::path folder_;
   std::vector<double> times_;
+  std::size_t pvd_steps_ = 0;  // steps listed in series.pvd as last written
 };
 
 // Contact regions of every mesh contact of `sys` at `s`.
