@@ -1,11 +1,13 @@
 // A square linear system A x = b assembled through a MatrixSink and factorised by dense LU
-// (small systems) or sparse LU (large ones). The sparse path analyses the pattern once and
-// reuses it while the pattern is unchanged; both paths report singular matrices instead of
-// returning garbage.
+// (small systems) or sparse LU (large ones: SuiteSparse's KLU). The sparse path analyses the
+// pattern once and reuses it while the pattern is unchanged, and refactors with the pivot order
+// of the last full factorisation while that stays well conditioned; both paths report singular
+// matrices instead of returning garbage.
 #pragma once
 
 #include <Eigen/LU>
-#include <Eigen/SparseLU>
+#include <Eigen/SparseCore>
+#include <memory>
 #include <vector>
 
 #include "clearsim/assembly/matrix_sink.hpp"
@@ -14,6 +16,11 @@ namespace cs {
 
 class LinearSystem {
  public:
+  LinearSystem();
+  ~LinearSystem();
+  LinearSystem(LinearSystem&&) noexcept;
+  LinearSystem& operator=(LinearSystem&&) noexcept;
+
   // Size n; sparse storage if `sparse`.
   void resize(int n, bool sparse);
   int size() const { return n_; }
@@ -25,7 +32,7 @@ class LinearSystem {
   bool factorize();
   // Solves in place with the last factorisation.
   void solve(VecX& rhs) const;
-  // Smallest over largest pivot of the last dense factorisation (1 for sparse).
+  // Smallest over largest pivot |U_kk| of the last factorisation.
   double rcond() const { return rcond_; }
 
  private:
@@ -35,7 +42,8 @@ class LinearSystem {
   Eigen::PartialPivLU<MatX> lu_;
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> sparse_matrix_;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> slu_;
+  struct Klu;                 // KLU's symbolic and numeric objects (linear_system.cpp)
+  std::unique_ptr<Klu> klu_;  // null until the first sparse factorisation
   std::vector<int> pattern_outer_, pattern_inner_;  // pattern of the last analysis
   bool analysed_ = false;
   double rcond_ = 1.0;
