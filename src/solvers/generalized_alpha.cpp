@@ -632,6 +632,12 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
   return true;
 }
 
+void GeneralizedAlpha::rows_changed() {
+  factored_h_ = -1.0;       // the modified-Newton matrix holds the old rows
+  hist_end_t_ = -INFINITY;  // λ history belongs to the old rows: no extrapolation
+  shared_ok_ = false;
+}
+
 std::string GeneralizedAlpha::failure_report(const State& start, const State& s, double h) const {
   std::ostringstream os;
   os << "Newton did not converge at t = " << s.t << " s (step h = " << h << " s)";

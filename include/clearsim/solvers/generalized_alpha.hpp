@@ -40,6 +40,7 @@ class GeneralizedAlpha final : public Integrator {
   // 2 (second order for every ρ∞ with the Chung–Hulbert parameters; 1 across impacts).
   int order() const override { return 2; }
   std::string name() const override;
+  void rows_changed() override;
   const AlphaParameters& parameters() const { return p_; }
 
  private:
