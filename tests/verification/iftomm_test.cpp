@@ -301,11 +301,27 @@ TEST(IFToMM, BricardRowsAreRechosen) {
   EXPECT_LT((force(at_worst) - before).norm(), 1e-9 * before.norm());
 }
 
-// A parallelogram four-bar started flat (every link on the ground line, a change point where the
-// parallelogram and anti-parallelogram branches cross): rows that are dependent there are not
-// nearby. The start is what is singular, and the message must say so.
+// The message of a run that cannot start (empty if it could).
+std::string start_failure(const std::string& yaml) {
+  LoadedModel lm = load_model_string(yaml, "start.yaml");
+  System sys(lm.model);
+  struct Discard : StepObserver {
+    void on_output(const State&, const RunStats&) override {}
+  } discard;
+  State s;
+  std::vector<std::string> notes;
+  const RunStats r = run_analysis(sys, lm.run, discard, s, notes);
+  return r.ok ? std::string() : r.message;
+}
+
+// Starts where rows are dependent that are not dependent nearby: the start is what is singular,
+// and the message must say so and name the rows.
+//   parallelogram four-bar started flat, every link on the ground line: a change point where
+//     the parallelogram and anti-parallelogram branches cross (mobility 1, 2 there)
+//   two rods pinned in line between two ground pivots 2 m apart: a toggle, locked (no finite
+//     motion) though the middle pin may move to first order
 TEST(IFToMM, SingularStartIsBlamedPrecisely) {
-  const std::string yaml = R"(
+  const std::string flat = R"(
 gravity: [0, -9.81, 0]
 bodies:
   crank:   {mass: 1, inertia: [1.0e-4, 8.3e-2, 8.3e-2], position: [0.5, 0, 0]}
@@ -318,17 +334,22 @@ joints:
   O4: {type: revolute, bodies: [ground, rocker], at: [2, 0, 0], axis: [0, 0, 1]}
 solver: {step: 1.0e-3, end: 0.1}
 )";
-  LoadedModel lm = load_model_string(yaml, "flat.yaml");
-  System sys(lm.model);
-  struct Discard : StepObserver {
-    void on_output(const State&, const RunStats&) override {}
-  } discard;
-  State s;
-  std::vector<std::string> notes;
-  const RunStats r = run_analysis(sys, lm.run, discard, s, notes);
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.message.find("initial configuration is singular"), std::string::npos) << r.message;
-  EXPECT_NE(r.message.find("revolute '"), std::string::npos) << r.message;  // names the rows
+  const std::string toggle = R"(
+gravity: [0, -9.81, 0]
+bodies:
+  rod1: {mass: 1, inertia: [1.0e-4, 8.3e-2, 8.3e-2], position: [0.5, 0, 0]}
+  rod2: {mass: 1, inertia: [1.0e-4, 8.3e-2, 8.3e-2], position: [1.5, 0, 0]}
+joints:
+  left:   {type: revolute, bodies: [ground, rod1], at: [0, 0, 0], axis: [0, 0, 1]}
+  middle: {type: revolute, bodies: [rod1, rod2], at: [1, 0, 0], axis: [0, 0, 1]}
+  right:  {type: revolute, bodies: [rod2, ground], at: [2, 0, 0], axis: [0, 0, 1]}
+solver: {step: 1.0e-3, end: 0.1}
+)";
+  for (const std::string& yaml : {flat, toggle}) {
+    const std::string why = start_failure(yaml);
+    EXPECT_NE(why.find("initial configuration is singular"), std::string::npos) << why;
+    EXPECT_NE(why.find("revolute '"), std::string::npos) << why;  // names the rows
+  }
 }
 
 }  // namespace
