@@ -149,3 +149,46 @@ def slider_quantity_figure(folder, runs, ideal, channel, ylabel, scale, clip, na
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return save(fig, folder, name)
+
+
+def one_dof_reference(k, theta0, omega0, t, h=1e-4):
+    """θ(t) of θ̈ = −k cos θ (the IFToMM A01 pendulum and A02 parallelogram branch), by classical
+    RK4 with step h, at the times t (multiples of h); its error is far below the plots' scale."""
+    out = np.empty(len(t))
+    th, w, now = theta0, omega0, 0.0
+    for i, target in enumerate(t):
+        for _ in range(int(round((target - now) / h))):
+            k1t, k1w = w, -k * np.cos(th)
+            k2t, k2w = w + 0.5 * h * k1w, -k * np.cos(th + 0.5 * h * k1t)
+            k3t, k3w = w + 0.5 * h * k2w, -k * np.cos(th + 0.5 * h * k2t)
+            k4t, k4w = w + h * k3w, -k * np.cos(th + h * k3t)
+            th += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t)
+            w += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w)
+        now = target
+        out[i] = th
+    return out
+
+
+def iftomm_path_figure(folder, d, xk, yk, k, theta0, omega0, title, name):
+    """Tracked point x, y against the 1-DOF reference, its error, and the energy change."""
+    t = d["time"][::10]
+    th = one_dof_reference(k, theta0, omega0, t)
+    x, y = d[xk][::10], d[yk][::10]
+    fig, ax = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
+    ax[0].plot(t, x, color="tab:blue", lw=1.2, label="x, clearsim")
+    ax[0].plot(t, y, color="tab:orange", lw=1.2, label="y, clearsim")
+    ax[0].plot(t, np.cos(th), "k:", lw=1.0, label="exact (1-DOF equation)")
+    ax[0].plot(t, np.sin(th), "k:", lw=1.0)
+    ax[0].set_ylabel("position [m]")
+    ax[0].legend(loc="upper right", fontsize=8)
+    ax[0].set_title(title)
+    ax[1].semilogy(t, np.maximum(np.hypot(x - np.cos(th), y - np.sin(th)), 1e-16), lw=1.0)
+    ax[1].axhline(1e-3, color="tab:red", ls="--", lw=0.8, label="high-precision level 1e-3 m")
+    ax[1].set_ylabel("distance from exact [m]")
+    ax[1].legend(loc="lower right", fontsize=8)
+    e = d["system.total_energy"]
+    ax[2].plot(d["time"], e - e[0], lw=1.0)
+    ax[2].set_ylabel("E(t) − E(0) [J]")
+    ax[2].set_xlabel("time [s]")
+    fig.tight_layout()
+    return save(fig, folder, name)

@@ -28,6 +28,7 @@ py::dict stats_dict(const cs::RunStats& s) {
   d["message"] = s.message;
   d["steps"] = s.steps;
   d["rejected_steps"] = s.rejected_steps;
+  d["row_rechoices"] = s.row_rechoices;
   d["newton_iterations"] = s.newton_iterations;
   d["factorizations"] = s.factorizations;
   d["position_iterations"] = s.position_iterations;

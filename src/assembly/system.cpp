@@ -312,6 +312,107 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
   return messages;
 }
 
+namespace {
+// |R_mm| / |R_11| of a column-pivoted QR: its diagonal does not increase, so this ratio
+// estimates σ_min/σ_max of the first m pivot columns (0 if they are dependent).
+double pivot_ratio(const Eigen::ColPivHouseholderQR<MatX>& qr, Eigen::Index m) {
+  if (m == 0) return 1.0;
+  const double first = std::abs(qr.matrixQR()(0, 0));
+  return first > 0.0 ? std::abs(qr.matrixQR()(m - 1, m - 1)) / first : 0.0;
+}
+
+// Scales every row to unit norm, so that the conditioning does not depend on units.
+void unit_rows(MatX& B) {
+  for (Eigen::Index r = 0; r < B.rows(); ++r) {
+    const double n = B.row(r).norm();
+    if (n > 0.0) B.row(r) /= n;
+  }
+}
+
+// The λ' with B'ᵀλ' closest to the generalized force f (B' has full row rank).
+VecX same_force(const MatX& B_new, const VecX& f) {
+  return B_new.transpose().colPivHouseholderQr().solve(f);
+}
+}  // namespace
+
+std::string System::row_name(int e, int r) const {
+  const Element& el = *model_->elements[e];
+  std::ostringstream os;
+  os << el.kind() << " '" << el.name() << "': " << el.constraint_row_name(r);
+  return os.str();
+}
+
+double System::kept_rows_conditioning(const std::vector<BodyKinematics>& kin, double t) const {
+  if (num_rows_ == 0 || num_dofs() > kDenseRowChoiceDofs || !has_removed_rows()) return 1.0;
+  return kept_conditioning_dense(kin, t);
+}
+
+double System::kept_conditioning_dense(const std::vector<BodyKinematics>& kin, double t) const {
+  if (num_rows_ == 0) return 1.0;
+  cond_B_.setZero(num_rows_, num_dofs());
+  constraints(kin, t, nullptr, MatrixSink(&cond_B_), nullptr, nullptr);
+  unit_rows(cond_B_);
+  cond_qr_.compute(cond_B_.transpose());
+  return pivot_ratio(cond_qr_, num_rows_);
+}
+
+MatX System::all_rows_transposed(const std::vector<BodyKinematics>& kin, double t,
+                                 std::vector<std::pair<int, int>>& which) const {
+  which.clear();
+  for (int e : constraint_elements_)
+    for (int r = 0; r < rows_[e].count; ++r) which.emplace_back(e, r);
+  MatX B = MatX::Zero(static_cast<Eigen::Index>(which.size()), num_dofs());
+  ConstraintBlock cb;
+  int row = 0;
+  for (int e : constraint_elements_) {
+    const Element& el = *model_->elements[e];
+    el.constraint(input(e, t, kin), cb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    MatrixSink sink(&B);
+    for (int r = 0; r < cb.m; ++r, ++row) scatter_rows(sink, row, ci, cj, cb.B.row(r));
+  }
+  unit_rows(B);
+  return B.transpose();
+}
+
+System::RowChoice System::rechoose_rows(State& s, double gain) {
+  RowChoice c;
+  std::vector<BodyKinematics> kin;
+  gather(s, kin);
+  const int n = num_dofs(), m = num_rows_;
+  // Dense at any size: this runs only when the cheap watch or a violated row asks for it.
+  c.conditioning = kept_conditioning_dense(kin, s.t);
+  std::vector<std::pair<int, int>> which;
+  Eigen::ColPivHouseholderQR<MatX> qr(all_rows_transposed(kin, s.t, which));
+  qr.setThreshold(1e-9);
+  c.full_rank = static_cast<int>(qr.rank());
+  if (m == 0 || !(pivot_ratio(qr, m) > gain * c.conditioning)) return c;
+  // The forces of the current rows, to be carried over.
+  MatX B = MatX::Zero(m, n);
+  constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  const VecX force = B.transpose() * s.lambda;
+  const bool has_jump = s.lambda_jump.size() == m;
+  const VecX impulse = has_jump ? VecX(B.transpose() * s.lambda_jump) : VecX();
+  std::vector<bool> keep(which.size(), false);
+  for (int k = 0; k < m; ++k) keep[qr.colsPermutation().indices()(k)] = true;
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    const auto [e, r] = which[i];
+    const bool removed = !keep[i];
+    if (removed == rows_[e].removed[r]) continue;
+    c.changed = true;
+    rows_[e].removed[r] = removed;
+    (removed ? c.now_removed : c.now_kept).push_back(row_name(e, r));
+  }
+  if (!c.changed) return c;
+  layout();
+  B.setZero();
+  constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  s.lambda = same_force(B, force);
+  if (has_jump) s.lambda_jump = same_force(B, impulse);
+  c.conditioning = pivot_ratio(qr, m);
+  return c;
+}
+
 void System::gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, MatrixSink G) const {
   GapBlock gb;
   for (int e : gap_elements_) {

@@ -42,6 +42,7 @@ std::string summary(const RunStats& s, const std::string& analysis) {
   os.precision(3);
   os << analysis << ": " << s.steps << " steps";
   if (s.rejected_steps > 0) os << " (" << s.rejected_steps << " rejected or split)";
+  if (s.row_rechoices > 0) os << " | independent rows re-chosen " << s.row_rechoices << "×";
   os << " | Newton iterations " << s.newton_iterations << " (" << per << "/step)"
      << " | factorizations " << s.factorizations << " | max constraint violation "
      << s.max_constraint_violation << " | wall " << s.wall_seconds << " s";

@@ -643,8 +643,35 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
   rhs.setZero();
   rhs.tail(m) = -(B * x.v + phi_t_);
   proj_.solve(rhs);
+  proj_w_ = rhs.head(n);
+  if (left_its_branch(x.v, proj_w_)) {
+    why =
+        "the velocity projection changes the velocity by more than 10 %: the step has landed "
+        "on a singular position of the joints (their rows lose rank there)";
+    return false;
+  }
   x.v += rhs.head(n);
   return true;
+}
+
+bool GeneralizedAlpha::left_its_branch(const VecX& v, const VecX& w) {
+  // After a converged smooth step the projection corrects v by O(h³)-small amounts (1e-7
+  // relative on A02). Near a singular position (A02's flat positions, where several branches
+  // of motion cross) B v = −Φ_t at the nearly singular B can throw most of the velocity away
+  // and put the mechanism on another branch; a failed step is retried in halves, whose end
+  // points do not land on the singular point. Kinetic-energy norms, so units do not matter;
+  // the floor keeps a mechanism at rest from failing on round-off.
+  sys_.mass_times(w, Mvdot_);
+  const double w2 = w.dot(Mvdot_);
+  sys_.mass_times(v, Mvdot_);
+  const double v2 = v.dot(Mvdot_);
+  return w.lpNorm<Eigen::Infinity>() > 1e3 * settings_.newton_tol && w2 > 0.01 * v2;
+}
+
+void GeneralizedAlpha::rows_changed() {
+  factored_h_ = -1.0;       // the modified-Newton matrix holds the old rows
+  hist_end_t_ = -INFINITY;  // λ history belongs to the old rows: no extrapolation
+  shared_ok_ = false;
 }
 
 std::string GeneralizedAlpha::failure_report(const State& start, const State& s, double h) const {

@@ -355,16 +355,19 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   // Decide redundancy at a generic neighbour; if that keeps rows the first decision dropped,
   // the start is singular for them and the assembly is redone with the structural set only.
   State g;
+  bool singular_start = false;
+  const char* kSingularStart =
+      "\n    (the initial configuration is singular: some constraints are dependent there but "
+      "not nearby — a dead-centre or change-point position. Start the model away from it)";
   if (generic_neighbour(sys, s, tol, ls, g)) {
     const int before = sys.num_constraints();
     removed = sys.remove_redundant_rows(g);
     if (sys.num_constraints() != before) {
+      singular_start = true;
       s = guess;
       rep = assemble_positions(sys, s, tol, 50, ls);
       if (!rep.ok) {
-        rep.message +=
-            "\n    (the initial configuration looks singular: some constraints are "
-            "dependent there but not nearby — a dead-centre position?)";
+        rep.message += kSingularStart;
         return rep;
       }
     }
@@ -372,7 +375,11 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   notes.insert(notes.end(), removed.begin(), removed.end());
   s.lambda = VecX::Zero(sys.num_constraints());
   SolveReport vel = assemble_velocities(sys, s, ls);
-  if (!vel.ok) return vel;
+  if (!vel.ok) {
+    // The rows independent nearby are dependent here: the start, not the model, is at fault.
+    if (singular_start) vel.message += kSingularStart;
+    return vel;
+  }
   if (!vel.message.empty()) notes.push_back(vel.message);
   SolveReport acc = solve_accelerations(sys, s, ls);
   if (!acc.ok) return acc;

@@ -1,5 +1,6 @@
 #include "clearsim/solvers/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -62,23 +63,117 @@ class ContactCounter {
   VecX g_;
 };
 
-// False (with a message) if a row removed as redundant has become violated.
-bool removed_rows_hold(const System& sys, const State& s, double tol, RunStats& stats) {
-  if (!sys.has_removed_rows()) return true;
-  std::vector<BodyKinematics> kin;
-  sys.gather(s, kin);
-  std::string which;
-  const double v = sys.removed_rows_violation(kin, s.t, &which);
-  if (v <= std::max(1e-7, 1e3 * tol)) return true;
-  std::ostringstream os;
-  os << "at t = " << s.t << " s the constraint " << which << " is violated by " << v
-     << "; it was removed as redundant at the start, so it was not structurally redundant: "
-        "the initial configuration is singular (a dead-centre or locked position). Start the "
-        "model away from it";
-  stats.ok = false;
-  stats.message = os.str();
-  return false;
-}
+// Keeps the kept constraint rows independent along the motion. In an over-constrained mechanism
+// the rows found dependent at the start need not stay dependent on the same partners: Bricard's
+// mechanism (IFToMM A04) has 30 rows of rank 29 throughout, but the 29 kept at t = 0 lose rank
+// near t = 1.25 s. Every 1 to 16 accepted steps the kept rows' conditioning is estimated (one
+// QR of their m × n Jacobian, done only for models that dropped rows); when it has fallen below
+// kDrop of the best value since the rows were chosen, they are re-chosen at that state if
+// another set is kGain times better (docs/ARCHITECTURE.md, "Redundant constraints along the
+// motion"). The hysteresis keeps the choice from flickering between sets of similar quality.
+// A removed row that is violated anyway (models too large for the estimate, or a fall within
+// one step) forces a new choice; only if none holds it does the run stop, with a message that
+// says whether the start was singular or the mechanism is at a singular position now.
+class RowWatch {
+ public:
+  RowWatch(System& sys, Integrator* integrator) : sys_(sys), integrator_(integrator) {}
+  // For a new run with `integrator` (rows chosen afresh by make_consistent).
+  void restart(Integrator* integrator) {
+    integrator_ = integrator;
+    best_ = 0.0;
+    last_ = -1.0;
+    interval_ = 1;
+    countdown_ = 0;
+  }
+  // After an accepted step; false (stats.message set) if a removed row is violated and no
+  // choice of rows holds it.
+  bool after_step(State& s, double tol, RunStats& stats) {
+    if (!sys_.has_removed_rows()) return true;
+    sys_.gather(s, kin_);
+    if (--countdown_ <= 0) watch(s, stats);
+    return removed_rows_hold(s, tol, stats);
+  }
+
+ private:
+  static constexpr double kDrop = 0.25;
+  static constexpr double kGain = 2.0;
+
+  static constexpr int kMaxInterval = 16;
+
+  // Estimates the kept rows' conditioning (one QR of the m × n kept Jacobian, ≈ 8 µs CPU for
+  // A04's 29 × 30, a quarter of its step) and re-chooses them if it has fallen. The next look is
+  // halfway to the trigger along the current trend, at most kMaxInterval steps on: the
+  // conditioning moves with the configuration, so it cannot jump between steps.
+  void watch(State& s, RunStats& stats) {
+    const double c = sys_.kept_rows_conditioning(kin_, s.t);
+    best_ = std::max(best_, c);
+    if (c < kDrop * best_) {
+      const System::RowChoice choice = sys_.rechoose_rows(s, kGain);
+      if (choice.changed) rechosen(stats);
+      // With no better set (the whole set loses rank: a singular position, like A02's flat
+      // ones) look again only after a further fall.
+      best_ = choice.changed ? choice.conditioning : c;
+      last_ = -1.0;
+      interval_ = countdown_ = 1;
+      return;
+    }
+    int next = std::min(2 * interval_, kMaxInterval);
+    if (last_ >= 0.0 && c < last_) {
+      const double fall_per_step = (last_ - c) / interval_;
+      const double steps_to_trigger = (c - kDrop * best_) / fall_per_step;
+      next = std::clamp(static_cast<int>(0.5 * steps_to_trigger), 1, next);
+    }
+    last_ = c;
+    interval_ = countdown_ = next;
+  }
+
+  void rechosen(RunStats& stats) {
+    ++stats.row_rechoices;
+    if (integrator_ != nullptr) integrator_->rows_changed();
+  }
+
+  bool removed_rows_hold(State& s, double tol, RunStats& stats) {
+    const double limit = std::max(1e-7, 1e3 * tol);
+    std::string which;
+    double v = sys_.removed_rows_violation(kin_, s.t, &which);
+    if (v <= limit) return true;
+    // The step left the kept rows' span: any better set takes the violated row back in, and
+    // the next step's Newton iteration (or projection) closes it.
+    const System::RowChoice choice = sys_.rechoose_rows(s, 1.0);
+    if (choice.changed) {
+      rechosen(stats);
+      best_ = choice.conditioning;
+      v = sys_.removed_rows_violation(kin_, s.t, &which);
+      if (v <= limit) return true;
+    }
+    std::ostringstream os;
+    os << "at t = " << s.t << " s the constraint " << which << " is violated by " << v
+       << " although it was left out as dependent on the others";
+    if (choice.full_rank > sys_.num_constraints()) {
+      os << ": the constraints have rank " << choice.full_rank << " here but only "
+         << sys_.num_constraints()
+         << " at the start, so the initial configuration is singular (a dead-centre or locked "
+            "position: rows dependent there are independent nearby). Start the model away from "
+            "it";
+    } else {
+      os << "; no choice of " << sys_.num_constraints()
+         << " independent rows holds it here: the mechanism is at a singular position (its "
+            "constraints lose rank) that the step crossed. Check the geometry, or try a smaller "
+            "step";
+    }
+    stats.ok = false;
+    stats.message = os.str();
+    return false;
+  }
+
+  System& sys_;
+  Integrator* integrator_;
+  double best_ = 0.0;   // best conditioning of the kept rows since they were chosen
+  double last_ = -1.0;  // conditioning at the last look (−1: none since the last choice)
+  int interval_ = 1;    // steps between the last look and the next
+  int countdown_ = 0;   // steps to the next look
+  std::vector<BodyKinematics> kin_;
+};
 
 void emit(const System& sys, const State& s, RunStats& stats, StepObserver& obs) {
   stats.max_constraint_violation =
@@ -124,11 +219,12 @@ bool advance(const System& sys, Integrator& ga, State& s, double h, int depth, R
          advance(sys, ga, s, 0.5 * h, depth + 1, stats, why);
 }
 
-void run_fixed(const System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
+void run_fixed(System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
                RunStats& stats, StepObserver& obs) {
   const std::int64_t n = fixed_step_count(st.end, st.step);
   const double t0 = s.t;
   ContactCounter contacts(sys);
+  RowWatch rows(sys, &ga);
   std::string why;
   for (std::int64_t k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
@@ -141,19 +237,20 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
     ++stats.steps;
     contacts.count(s, stats);
     obs.on_step(s, stats);
-    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
+    if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
   }
 }
 
-void run_adaptive(const System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
+void run_adaptive(System& sys, const SolverSettings& st, int every, Integrator& ga, State& s,
                   RunStats& stats, StepObserver& obs) {
   const double t_end = s.t + st.end;
   double h = st.step;
   const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
   ContactCounter contacts(sys);
+  RowWatch rows(sys, &ga);
   // Local error ∝ h^(order+1).
   const double exponent = 1.0 / (ga.order() + 1);
   while (s.t < t_end - 1e-12 * st.end) {
@@ -184,7 +281,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
     ++stats.steps;
     contacts.count(s, stats);
     obs.on_step(s, stats);
-    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
+    if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
     const bool output = stats.steps % every == 0 || last;
     if (output) emit(sys, s, stats, obs);
@@ -195,12 +292,13 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
   }
 }
 
-void run_kinematic(const System& sys, const SolverSettings& st, int every, State& s,
-                   RunStats& stats, StepObserver& obs) {
+void run_kinematic(System& sys, const SolverSettings& st, int every, State& s, RunStats& stats,
+                   StepObserver& obs) {
   const std::int64_t n =
       st.kinematic_steps > 0 ? st.kinematic_steps : fixed_step_count(st.end, st.step);
   const double t0 = s.t;
   LinearSystem ls;
+  RowWatch rows(sys, nullptr);
   for (std::int64_t k = 1; k <= n; ++k) {
     const double t = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     const double dt = t - s.t;
@@ -230,7 +328,7 @@ void run_kinematic(const System& sys, const SolverSettings& st, int every, State
     stats.last_iterations = r.iterations;
     stats.last_step = dt;
     obs.on_step(s, stats);
-    if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
+    if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
@@ -321,8 +419,9 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
 
 // --- Simulation ------------------------------------------------------------------------------
 struct Simulation::Workspace {
-  explicit Workspace(const System& sys) : contacts(sys) {}
+  explicit Workspace(System& sys) : contacts(sys), rows(sys, nullptr) {}
   ContactCounter contacts;
+  RowWatch rows;
 };
 
 Simulation::Simulation(System& sys, RunSettings settings)
@@ -352,6 +451,7 @@ bool Simulation::initialize(std::vector<std::string>& notes) {
     return false;
   }
   integrator_ = make_integrator(sys_, st);
+  work_->rows.restart(integrator_.get());
   t0_ = state_.t;
   // The step run_fixed takes: end/n with n = round(end/step), so that both give the same states.
   n_ = fixed_step_count(st.end, st.step);
@@ -385,7 +485,7 @@ bool Simulation::step() {
   ++k_;
   ++stats_.steps;
   contacts.count(state_, stats_);
-  if (!removed_rows_hold(sys_, state_, settings_.solver.newton_tol, stats_)) {
+  if (!work_->rows.after_step(state_, settings_.solver.newton_tol, stats_)) {
     ready_ = false;
     return false;
   }

@@ -1,11 +1,14 @@
 // Maps element contributions into global vectors and matrices, and owns the coordinate layout:
 // body b has generalized velocity columns [6b, 6b+6) = [v_W; w_B]; each independent constraint
-// row has one multiplier. Redundant rows (found once, at the start of a run) are dropped, as
-// commercial codes do, and reported.
+// row has one multiplier. Redundant rows (found at the start of a run) are dropped, as
+// commercial codes do, and reported; which rows are dropped may change along the motion
+// (rechoose_rows), their number does not.
 #pragma once
 
+#include <Eigen/QR>
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clearsim/assembly/matrix_sink.hpp"
@@ -53,6 +56,31 @@ class System {
   // Finds redundant constraint rows at the given state (rank-revealing QR of Bᵀ), removes them
   // from the layout and returns one message per removed row.
   std::vector<std::string> remove_redundant_rows(const State& s);
+
+  // --- redundant rows along the motion ------------------------------------------------------
+  // The rows kept at the start are independent near the start only: in an over-constrained
+  // mechanism whose dependencies move (Bricard's, IFToMM A04: 30 rows of rank 29 throughout),
+  // the kept set itself becomes singular later while the full set keeps its rank. The run loop
+  // watches the kept set's conditioning and re-chooses it, same count, when it falls
+  // (docs/ARCHITECTURE.md, "Redundant constraints along the motion").
+  //
+  // Reciprocal condition estimate of the kept rows at `kin`: |R_mm| / |R_11| of the
+  // column-pivoted QR of Bᵀ with unit rows; 1 if no row was removed or the model has more
+  // than kDenseRowChoiceDofs velocity coordinates (no dense check).
+  static constexpr int kDenseRowChoiceDofs = 300;
+  double kept_rows_conditioning(const std::vector<BodyKinematics>& kin, double t) const;
+  struct RowChoice {
+    bool changed = false;       // another set of rows is kept now
+    double conditioning = 0.0;  // of the rows kept now, as kept_rows_conditioning
+    int full_rank = 0;          // numerical rank of all rows, kept and removed, at the state
+    std::vector<std::string> now_kept, now_removed;  // rows that changed side, described
+  };
+  // Re-chooses the kept rows at s: the num_constraints() first pivots of the column-pivoted QR
+  // of all rows (the best-conditioned choice greedy pivoting finds), taken only if their
+  // conditioning exceeds `gain` times the current set's. The constraint forces Bᵀλ (and
+  // impulses Bᵀλ_jump) are kept: s.lambda and s.lambda_jump are mapped to the new rows by
+  // least squares, so reactions stay continuous.
+  RowChoice rechoose_rows(State& s, double gain);
 
   // Elements' local multipliers (zeros for removed rows).
   void element_lambda(int e, const VecX& lambda, double* out) const;
@@ -116,6 +144,12 @@ class System {
 
  private:
   void layout();
+  // Bᵀ of every constraint row, kept or removed, with unit rows, as columns (element order);
+  // `which` receives each column's (element, local row).
+  MatX all_rows_transposed(const std::vector<BodyKinematics>& kin, double t,
+                           std::vector<std::pair<int, int>>& which) const;
+  std::string row_name(int e, int r) const;
+  double kept_conditioning_dense(const std::vector<BodyKinematics>& kin, double t) const;
   // True if [M Bᵀ; B 0] (B given as triplets) factors accurately: B has full row rank.
   bool saddle_is_regular(const std::vector<Eigen::Triplet<double>>& tB) const;
   struct ElementRows {
@@ -140,6 +174,9 @@ class System {
   int num_gaps_ = 0;
   int num_ideal_rows_ = 0;
   int num_rows_ = 0;
+  // Workspace of kept_rows_conditioning (called after every step of a redundant model).
+  mutable MatX cond_B_;
+  mutable Eigen::ColPivHouseholderQR<MatX> cond_qr_;
 };
 
 }  // namespace cs

@@ -78,6 +78,7 @@ class ExplicitRungeKutta final : public Integrator {
   // 4 for both: for dormand_prince this is the order of the embedded solution whose error the
   // estimate measures (local error ∝ h⁵), which is what the step-size controller needs.
   int order() const override { return 4; }
+  void rows_changed() override { start_.valid = end_.valid = false; }
   std::string name() const override { return name_; }
 
  private:

@@ -40,6 +40,7 @@ class GeneralizedAlpha final : public Integrator {
   // 2 (second order for every ρ∞ with the Chung–Hulbert parameters; 1 across impacts).
   int order() const override { return 2; }
   std::string name() const override;
+  void rows_changed() override;
   const AlphaParameters& parameters() const { return p_; }
 
  private:
@@ -54,6 +55,9 @@ class GeneralizedAlpha final : public Integrator {
   bool build_and_factor(const State& s, double h, const VecX& hdq);
   std::string failure_report(const State& start, const State& s, double h) const;
   bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }
+  // True if the velocity projection's correction w of v is more than 10 % of v (kinetic-energy
+  // norm): the step landed on a singular position (see project()).
+  bool left_its_branch(const VecX& v, const VecX& w);
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
   // With unilateral gaps this is the NSGA position correction and velocity jump.
   bool project(const State& prev, State& x, StepResult& res);
@@ -73,6 +77,7 @@ class GeneralizedAlpha final : public Integrator {
   State trial_;
   std::vector<BodyKinematics> kin_;
   VecX f_, phi_, phi_t_, r_v_, r_q_, rhs_, hdq_, Mvdot_, Btl_;
+  VecX proj_w_;  // the velocity projection's correction
   MatX B_, dfdq_, dfdv_, Kc_;
   std::vector<Eigen::Triplet<double>> tB_;
   // NSGA persistent contacts in the smooth step: rows G_j ṽ = 0 with force +G_jᵀλ_N,j for the

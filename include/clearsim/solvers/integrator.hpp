@@ -32,6 +32,9 @@ class Integrator {
   virtual int order() const = 0;
   // Short name for messages ("generalized-alpha", "rk4", ...).
   virtual std::string name() const = 0;
+  // The System re-chose which constraint rows it keeps (System::rechoose_rows; same number):
+  // anything factorized or extrapolated for the old rows must be dropped.
+  virtual void rows_changed() {}
 };
 
 }  // namespace cs

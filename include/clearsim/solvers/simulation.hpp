@@ -28,6 +28,9 @@ struct RunStats {
   // Accepted steps whose velocity jump was solved plastically because Newton's law at several
   // contacts would have created kinetic energy (docs/ARCHITECTURE.md, NSGA).
   long plastic_impacts = 0;
+  // Times the independent constraint rows were re-chosen because the kept ones lost rank
+  // along the motion (System::rechoose_rows; over-constrained mechanisms such as Bricard's).
+  long row_rechoices = 0;
   double max_penetration = 0.0;
   double wall_seconds = 0.0;
   bool ok = true;
@@ -91,7 +94,7 @@ class Simulation {
   System& sys_;
   RunSettings settings_;
   std::unique_ptr<Integrator> integrator_;
-  struct Workspace;  // contact counting between steps (no allocation per step)
+  struct Workspace;  // contact counting and row watching between steps (no allocation per step)
   std::unique_ptr<Workspace> work_;
   State state_;
   RunStats stats_;
