@@ -307,12 +307,17 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   double x_max = 0.0;
   for (const Vec3& xb : s.x_W) x_max = std::max(x_max, xb.lpNorm<Eigen::Infinity>());
   const double tol_floor = std::min(settings_.newton_tol, kRoundoffFloor * (1.0 + x_max));
+  const bool step_stop = settings_.newton_step_error_stop && modified && !nonsmooth_;
+  // The position bound alone (the order of q and v), and with it the acceleration bound.
+  auto position_tol = [&](const State& it) {
+    const double est = err_c * (it.a - s.a).lpNorm<Eigen::Infinity>();
+    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, settings_.newton_tol)
+                                           : settings_.newton_tol;
+  };
   auto step_tol = [&](const State& it) {
-    const double est = std::min(err_c * (it.a - s.a).lpNorm<Eigen::Infinity>(),
-                                kAccelFraction * it.vdot.lpNorm<Eigen::Infinity>() / beta_p);
-    return std::isfinite(est) && settings_.newton_step_error_stop && modified && !nonsmooth_
-               ? std::clamp(est, tol_floor, settings_.newton_tol)
-               : settings_.newton_tol;
+    const double est = kAccelFraction * it.vdot.lpNorm<Eigen::Infinity>() / beta_p;
+    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, position_tol(it))
+                                           : position_tol(it);
   };
 
   // Predictor: v̇ and λ extrapolated linearly from the last two steps when the last step ended
@@ -424,13 +429,15 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     // error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10 (the usual stopping rule of simplified Newton; Hairer &
     // Wanner IV.8), the residual before this correction already being within tolerance.
     // An increment at the round-off floor is accepted as it is (its rate would be noise), and
-    // so is one that has stopped contracting within kNoiseBand of it: the floor counts the
-    // bodies' coordinates, but a driver's Φ = θ − ωt carries the round-off of ωt too (2.8e-14
-    // rad at 157 rad).
+    // so is one that has stopped contracting within kNoiseBand of it, or within the position
+    // bound: the floor counts the bodies' coordinates, but a driver's Φ = θ − ωt carries the
+    // round-off of ωt too (2.8e-14 rad at 157 rad), and near a singular position (IFToMM A02
+    // lying flat) the conditioning of the matrix keeps the increments well above round-off.
     const bool stalled = it >= 1 && last_dx >= 0.5 * prev_dx;
-    const bool at_floor = settings_.newton_step_error_stop && modified && !nonsmooth_ &&
-                          (last_dx <= tol_floor || (stalled && last_dx <= kNoiseBand * tol_floor));
-    const double phi_tol = at_floor ? std::max(tol, kNoiseBand * tol_floor) : tol;
+    const double stall_tol =
+        stalled ? std::max(kNoiseBand * tol_floor, position_tol(x)) : tol_floor;
+    const bool at_floor = step_stop && last_dx <= stall_tol;
+    const double phi_tol = at_floor ? std::max(tol, stall_tol) : tol;
     if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
       const double rho = last_dx < prev_dx ? last_dx / prev_dx : 0.0;
       if (at_floor || rho / (1.0 - rho) * last_dx <= 0.1 * tol) {
@@ -506,6 +513,18 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   for (;;) {
     StepResult attempt;
     smooth_solve(s, h, attempt);
+    if (!attempt.converged && settings_.newton == NewtonMode::kModified) {
+      // Modified Newton can stall where full Newton converges (next to a singular position,
+      // IFToMM A02 lying flat, the matrix changes within the step): one full-Newton attempt of
+      // the same step before the driver cuts it.
+      res.iterations += attempt.iterations;
+      res.factorizations += attempt.factorizations;
+      settings_.newton = NewtonMode::kFull;
+      attempt = StepResult{};
+      smooth_solve(s, h, attempt);
+      settings_.newton = NewtonMode::kModified;
+      factored_h_ = -1.0;
+    }
     res.iterations += attempt.iterations;
     res.factorizations += attempt.factorizations;
     res.converged = attempt.converged;
