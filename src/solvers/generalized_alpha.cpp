@@ -362,6 +362,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // full matrix for good.
   const bool mass_iteration = modified && mass_ok_ && mass_schur_ != nullptr;
   double last_dx = INFINITY, prev_dx = INFINITY;
+  int fresh_at = -1;  // the iteration whose increment came from a matrix factored at its iterate
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
     const bool need_matrix = !mass_iteration && (!modified || factored_h_ < 0.0);
     evaluate(x, need_matrix);
@@ -404,6 +405,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
       }
       ++res.factorizations;
       factored_h_ = h;
+      fresh_at = it;
     }
     rhs_.head(n) = -r_q_ / beta_p;
     if (m > 0) rhs_.segment(n, m) = stabilized() ? VecX(-r_v_ / gamma_p) : VecX(-phi_);
@@ -432,10 +434,14 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     // so is one that has stopped contracting within kNoiseBand of it, or within the position
     // bound: the floor counts the bodies' coordinates, but a driver's Φ = θ − ωt carries the
     // round-off of ωt too (2.8e-14 rad at 157 rad), and near a singular position (IFToMM A02
-    // lying flat) the conditioning of the matrix keeps the increments well above round-off.
+    // lying flat) the conditioning of the matrix keeps the increments well above round-off. The
+    // latter only for an exact Newton increment (matrix factored at this iterate): a stale
+    // matrix also stalls, on a stiff film (seed 003's lubricated four-bar), and accepting it
+    // there lost the film.
     const bool stalled = it >= 1 && last_dx >= 0.5 * prev_dx;
     const double stall_tol =
-        stalled ? std::max(kNoiseBand * tol_floor, position_tol(x)) : tol_floor;
+        !stalled ? tol_floor
+                 : std::max(kNoiseBand * tol_floor, fresh_at == it ? position_tol(x) : 0.0);
     const bool at_floor = step_stop && last_dx <= stall_tol;
     const double phi_tol = at_floor ? std::max(tol, stall_tol) : tol;
     if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
