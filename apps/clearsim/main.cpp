@@ -84,8 +84,8 @@ class PaceWarning {
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace)
-      : channels_(channels), csv_(csv), bar_(bar), pace_(pace) {}
+         PaceWarning& pace, std::string model)
+      : channels_(channels), csv_(csv), bar_(bar), pace_(pace), model_(std::move(model)) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
@@ -95,6 +95,10 @@ class Output final : public cs::StepObserver {
   void on_step(const cs::State& s, const cs::RunStats& stats) override {
     bar_.update(s.t, stats);
     pace_.update(s.t);
+    // What the run finds wrong as it goes (energy growth) is said at once, while it can still be
+    // stopped, not after the run.
+    for (; warned_ < stats.warnings.size(); ++warned_)
+      std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), stats.warnings[warned_].c_str());
   }
   bool keep_going() const override { return g_stop_signal == 0 && failure_.empty(); }
   // Why the run was stopped by its output (a value that is not finite); empty if it was not.
@@ -118,6 +122,8 @@ class Output final : public cs::StepObserver {
   cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   PaceWarning& pace_;
+  std::string model_;
+  std::size_t warned_ = 0;  // stats.warnings printed so far
   std::vector<double> values_;
   std::string failure_;
 };
@@ -336,7 +342,7 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
-  Output observer(*channels, csv, bar, pace);
+  Output observer(*channels, csv, bar, pace, o.model);
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())

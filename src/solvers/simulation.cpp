@@ -1,7 +1,9 @@
 #include "clearsim/solvers/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "clearsim/solvers/configuration.hpp"
@@ -60,6 +62,100 @@ class ContactCounter {
   std::vector<ContactState> before_;
   std::vector<BodyKinematics> kin_;
   VecX g_;
+};
+
+// Issue 14, item 10: a run whose mechanical energy grows without a source to explain it is said,
+// once, while it goes (a 1e12 N/m spring at h = 1 ms with ρ∞ = 1 grew from 0.5 J to 4e7 J by
+// t = 2 s, exit 0). A warning and not a stop: the test below is a heuristic, and a time-varying
+// load can feed energy legitimately; a run that actually diverges stops at its first non-finite
+// value anyway.
+//
+// The growth G(t) = E(t) − min E over [0, t] of E = kinetic + potential energy (free of the
+// potential's datum) is compared with the energy scale of the run's first half or more: the
+// largest kinetic energy and growth up to t_ref, where t_ref is moved to t whenever t reaches
+// 2 t_ref (so t_ref >= t/2). Physical growth is at most polynomial in t (a mechanism speeding
+// up from rest: ×4 when t doubles); an unstable integration grows exponentially. The work of the
+// drivers, ∫ Σ |λ_i ∂Φ_i/∂t| dt (an upper bound of the energy they put in), is added to the
+// allowance, so that a driver switched on after a rest is not mistaken for an instability.
+class EnergyWatch {
+ public:
+  explicit EnergyWatch(const System& sys) : sys_(sys) {}
+  // After every accepted step (and at the start).
+  void update(const State& s, RunStats& stats) {
+    if (done_) return;
+    const double h = started_ ? s.t - t_last_ : 0.0;
+    t_last_ = s.t;
+    sys_.gather(s, kin_);
+    const double ke = sys_.kinetic_energy(kin_);
+    const double e = ke + sys_.potential_energy(kin_, s.t);
+    if (!std::isfinite(e)) return;  // the output stops the run on a non-finite value
+    driver_work_ += h * driver_power(s);
+    if (!started_) {
+      started_ = true;
+      e_min_ = e, e_start_ = e, t_ref_ = s.t;
+    }
+    e_min_ = std::min(e_min_, e);
+    const double growth = e - e_min_;
+    scale_ = std::max({scale_, ke, growth});
+    if (s.t >= 2.0 * t_ref_) t_ref_ = s.t, reference_ = scale_;
+    const double allowed = kGrowth * std::max(reference_, kFloor) + driver_work_;
+    if (growth <= allowed) return;
+    done_ = true;
+    stats.warnings.push_back(message(s, h, e, growth));
+  }
+
+ private:
+  static constexpr double kGrowth = 1e3;
+  // [J] below this the scale is round-off of a model at rest, not an energy to compare with.
+  static constexpr double kFloor = 1e-9;
+
+  // Σ |λ_i Φ_t,i| (and the impulses' share of the last jump, per unit step): only driven rows
+  // have Φ_t ≠ 0, so only drivers count.
+  double driver_power(const State& s) {
+    const int m = sys_.num_constraints();
+    if (m == 0 || s.lambda.size() != m) return 0.0;
+    phi_t_.setZero(m);
+    sys_.constraints(kin_, s.t, nullptr, MatrixSink(), &phi_t_, nullptr);
+    return s.lambda.cwiseProduct(phi_t_).cwiseAbs().sum();
+  }
+
+  // The body with the most kinetic energy, whose stiffest force is the likely cause.
+  int fastest_body() const {
+    int best = 0;
+    double most = -1.0;
+    for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+      const Body& body = sys_.model().bodies[b];
+      const double ke = 0.5 * body.mass * kin_[b].v_W.squaredNorm() +
+                        0.5 * kin_[b].w_B.dot(body.inertia_B * kin_[b].w_B);
+      if (ke > most) most = ke, best = b;
+    }
+    return best;
+  }
+
+  std::string message(const State& s, double h, double e, double growth) const {
+    std::ostringstream os;
+    os.precision(3);
+    os << "at t = " << s.t << " s the mechanical energy has grown by " << growth << " J (from "
+       << e_start_ << " J at the start to " << e << " J), more than " << kGrowth
+       << " × its scale up to t = " << t_ref_ << " s (" << std::max(reference_, kFloor)
+       << " J) plus the drivers' work (" << driver_work_
+       << " J): the integration is probably unstable and the results wrong; ";
+    if (sys_.model().num_bodies() == 0) return os.str();
+    const int b = fastest_body();
+    const std::string stiff = sys_.describe_stiffest_force(b, s, nullptr, h);
+    if (stiff.empty())
+      os << "body '" << sys_.model().bodies[b].name << "' moves fastest; reduce solver.step";
+    else
+      os << stiff;
+    return os.str();
+  }
+
+  const System& sys_;
+  std::vector<BodyKinematics> kin_;
+  VecX phi_t_;
+  bool started_ = false, done_ = false;
+  double e_start_ = 0.0, e_min_ = 0.0, scale_ = 0.0, reference_ = 0.0, t_ref_ = 0.0;
+  double driver_work_ = 0.0, t_last_ = 0.0;
 };
 
 // False (with a message) if a row removed as redundant has become violated.
@@ -129,6 +225,8 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
   const std::int64_t n = fixed_step_count(st.end, st.step);
   const double t0 = s.t;
   ContactCounter contacts(sys);
+  EnergyWatch energy(sys);
+  energy.update(s, stats);
   std::string why;
   for (std::int64_t k = 1; k <= n; ++k) {
     const double target = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
@@ -140,6 +238,7 @@ void run_fixed(const System& sys, const SolverSettings& st, int every, Integrato
     }
     ++stats.steps;
     contacts.count(s, stats);
+    energy.update(s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;
@@ -154,6 +253,8 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
   double h = st.step;
   const double h_max = st.max_step > 0.0 ? st.max_step : st.end;
   ContactCounter contacts(sys);
+  EnergyWatch energy(sys);
+  energy.update(s, stats);
   // Local error ∝ h^(order+1).
   const double exponent = 1.0 / (ga.order() + 1);
   while (s.t < t_end - 1e-12 * st.end) {
@@ -183,6 +284,7 @@ void run_adaptive(const System& sys, const SolverSettings& st, int every, Integr
     stats.plastic_impacts += r.plastic_impacts;
     ++stats.steps;
     contacts.count(s, stats);
+    energy.update(s, stats);
     obs.on_step(s, stats);
     if (!removed_rows_hold(sys, s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
@@ -323,6 +425,7 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
 struct Simulation::Workspace {
   explicit Workspace(const System& sys) : contacts(sys) {}
   ContactCounter contacts;
+  std::optional<EnergyWatch> energy;  // made anew by each initialize()
 };
 
 Simulation::Simulation(System& sys, RunSettings settings)
@@ -352,6 +455,8 @@ bool Simulation::initialize(std::vector<std::string>& notes) {
     return false;
   }
   integrator_ = make_integrator(sys_, st);
+  work_->energy.emplace(sys_);
+  work_->energy->update(state_, stats_);
   t0_ = state_.t;
   // The step run_fixed takes: end/n with n = round(end/step), so that both give the same states.
   n_ = fixed_step_count(st.end, st.step);
@@ -385,6 +490,7 @@ bool Simulation::step() {
   ++k_;
   ++stats_.steps;
   contacts.count(state_, stats_);
+  work_->energy->update(state_, stats_);
   if (!removed_rows_hold(sys_, state_, settings_.solver.newton_tol, stats_)) {
     ready_ = false;
     return false;
