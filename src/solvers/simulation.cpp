@@ -75,11 +75,13 @@ class ContactCounter {
 // largest kinetic energy and growth up to t_ref, where t_ref is moved to t whenever t reaches
 // 2 t_ref (so t_ref >= t/2). Physical growth is at most polynomial in t (a mechanism speeding
 // up from rest: ×4 when t doubles); an unstable integration grows exponentially. The work of the
-// drivers, ∫ Σ |λ_i ∂Φ_i/∂t| dt (an upper bound of the energy they put in), is added to the
-// allowance, so that a driver switched on after a rest is not mistaken for an instability.
+// sources, ∫ (Σ |λ_i ∂Φ_i/∂t| + Σ |P_load|) dt over the drivers' rows and the external loads
+// (point_load, speed_torque: their power channel), an upper bound of the energy they put in, is
+// added to the allowance twice (the end-point rule of the integral errs by O(h)), so that a
+// driver or a load switched on after a rest is not mistaken for an instability.
 class EnergyWatch {
  public:
-  explicit EnergyWatch(const System& sys) : sys_(sys) {}
+  explicit EnergyWatch(const System& sys) : sys_(sys) { find_loads(); }
   // After every accepted step (and at the start).
   void update(const State& s, RunStats& stats) {
     if (done_) return;
@@ -89,7 +91,7 @@ class EnergyWatch {
     const double ke = sys_.kinetic_energy(kin_);
     const double e = ke + sys_.potential_energy(kin_, s.t);
     if (!std::isfinite(e)) return;  // the output stops the run on a non-finite value
-    driver_work_ += h * driver_power(s);
+    source_work_ += h * (driver_power(s) + load_power(s.t));
     if (!started_) {
       started_ = true;
       e_min_ = e, e_start_ = e, t_ref_ = s.t;
@@ -98,7 +100,7 @@ class EnergyWatch {
     const double growth = e - e_min_;
     scale_ = std::max({scale_, ke, growth});
     if (s.t >= 2.0 * t_ref_) t_ref_ = s.t, reference_ = scale_;
-    const double allowed = kGrowth * std::max(reference_, kFloor) + driver_work_;
+    const double allowed = kGrowth * std::max(reference_, kFloor) + 2.0 * source_work_;
     if (growth <= allowed) return;
     done_ = true;
     stats.warnings.push_back(message(s, h, e, growth));
@@ -109,8 +111,26 @@ class EnergyWatch {
   // [J] below this the scale is round-off of a model at rest, not an energy to compare with.
   static constexpr double kFloor = 1e-9;
 
-  // Σ |λ_i Φ_t,i| (and the impulses' share of the last jump, per unit step): only driven rows
-  // have Φ_t ≠ 0, so only drivers count.
+  // The external loads and the index of their "power" channel (the power they deliver).
+  void find_loads() {
+    const auto& elements = sys_.model().elements;
+    for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+      const std::string kind = elements[e]->kind();
+      if (kind != "point_load" && kind != "speed_torque") continue;
+      const std::vector<std::string> names = elements[e]->channel_names();
+      const auto it = std::find(names.begin(), names.end(), "power");
+      if (it != names.end()) loads_.emplace_back(e, static_cast<int>(it - names.begin()));
+    }
+  }
+
+  double load_power(double t) const {
+    double p = 0.0;
+    for (const auto& [e, k] : loads_)
+      p += std::abs(sys_.model().elements[e]->channel_value(k, sys_.input(e, t, kin_), nullptr));
+    return p;
+  }
+
+  // Σ |λ_i Φ_t,i|: only driven rows have Φ_t ≠ 0, so only drivers count.
   double driver_power(const State& s) {
     const int m = sys_.num_constraints();
     if (m == 0 || s.lambda.size() != m) return 0.0;
@@ -138,7 +158,7 @@ class EnergyWatch {
     os << "at t = " << s.t << " s the mechanical energy has grown by " << growth << " J (from "
        << e_start_ << " J at the start to " << e << " J), more than " << kGrowth
        << " × its scale up to t = " << t_ref_ << " s (" << std::max(reference_, kFloor)
-       << " J) plus the drivers' work (" << driver_work_
+       << " J) plus twice the work of drivers and loads (" << source_work_
        << " J): the integration is probably unstable and the results wrong; ";
     if (sys_.model().num_bodies() == 0) return os.str();
     const int b = fastest_body();
@@ -155,7 +175,8 @@ class EnergyWatch {
   VecX phi_t_;
   bool started_ = false, done_ = false;
   double e_start_ = 0.0, e_min_ = 0.0, scale_ = 0.0, reference_ = 0.0, t_ref_ = 0.0;
-  double driver_work_ = 0.0, t_last_ = 0.0;
+  double source_work_ = 0.0, t_last_ = 0.0;
+  std::vector<std::pair<int, int>> loads_;  // (element, its power channel)
 };
 
 // False (with a message) if a row removed as redundant has become violated.
