@@ -79,45 +79,53 @@ class PaceWarning {
   Clock::time_point start_ = Clock::now();
 };
 
+// Why a row of channel values cannot be written: "at t = ... the channel X is nan: ..." for its
+// first value that is not finite; empty if all are finite.
+std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector<double>& values,
+                               double t) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (std::isfinite(values[k])) continue;
+    std::ostringstream os;
+    os << "at t = " << t << " s the channel " << channels.names()[k] << " is " << values[k]
+       << ": the run diverged, or an input is too large to compute with (a value near "
+          "1e308?); that row and the rest are not written";
+    return os.str();
+  }
+  return {};
+}
+
 // Writes each output point to the CSV file and keeps the progress bar moving; asks the run to
 // stop when a signal came or a value is not finite.
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace)
-      : channels_(channels), csv_(csv), bar_(bar), pace_(pace) {}
+         PaceWarning& pace, std::string model)
+      : channels_(channels), csv_(csv), bar_(bar), pace_(pace), model_(std::move(model)) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
-    failure_ = non_finite(s.t);
+    failure_ = non_finite_channel(channels_, values_, s.t);
     if (failure_.empty()) csv_.write(s.t, values_);
   }
   void on_step(const cs::State& s, const cs::RunStats& stats) override {
     bar_.update(s.t, stats);
     pace_.update(s.t);
+    // What the run finds wrong as it goes (energy growth) is said at once, while it can still be
+    // stopped, not after the run.
+    for (; warned_ < stats.warnings.size(); ++warned_)
+      std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), stats.warnings[warned_].c_str());
   }
   bool keep_going() const override { return g_stop_signal == 0 && failure_.empty(); }
   // Why the run was stopped by its output (a value that is not finite); empty if it was not.
   const std::string& failure() const { return failure_; }
 
  private:
-  // A row with a NaN or an infinity is never written: it names the first such channel.
-  std::string non_finite(double t) const {
-    for (std::size_t k = 0; k < values_.size(); ++k) {
-      if (std::isfinite(values_[k])) continue;
-      std::ostringstream os;
-      os << "at t = " << t << " s the channel " << channels_.names()[k] << " is " << values_[k]
-         << ": the run diverged, or an input is too large to compute with (a value near "
-            "1e308?); that row and the rest are not written";
-      return os.str();
-    }
-    return {};
-  }
-
   const cs::ChannelSet& channels_;
   cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   PaceWarning& pace_;
+  std::string model_;
+  std::size_t warned_ = 0;  // stats.warnings printed so far
   std::vector<double> values_;
   std::string failure_;
 };
@@ -176,10 +184,24 @@ std::string initial_problem(cs::System& sys, const cs::LoadedModel& lm,
   return initial_penetration(sys, s);
 }
 
-// Discards what a run outputs (check's trial step).
-class Discard final : public cs::StepObserver {
+// Check's trial step: writes nothing, but evaluates the channels as run would and remembers the
+// first value that is not finite, where run would stop (a free ball thrown at 1e160 m/s has an
+// infinite kinetic energy at t = 0).
+class TrialOutput final : public cs::StepObserver {
  public:
-  void on_output(const cs::State&, const cs::RunStats&) override {}
+  explicit TrialOutput(const cs::ChannelSet& channels) : channels_(channels) {}
+  void on_output(const cs::State& s, const cs::RunStats& stats) override {
+    if (!failure_.empty()) return;
+    channels_.evaluate(s, stats, values_);
+    failure_ = non_finite_channel(channels_, values_, s.t);
+  }
+  bool keep_going() const override { return failure_.empty(); }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  const cs::ChannelSet& channels_;
+  std::vector<double> values_;
+  std::string failure_;
 };
 
 // Issue 14, item 8: what `run` would die on at t = 0 or in its first step (a locked driver, a
@@ -190,10 +212,12 @@ std::string first_step_problem(const cs::LoadedModel& lm) {
   one.solver.end = one.solver.step;
   one.solver.kinematic_steps = 0;
   cs::System sys(lm.model);
-  Discard discard;
+  const cs::ChannelSet channels = cs::model_channels(lm, sys);
+  TrialOutput trial(channels);
   cs::State s;
   std::vector<std::string> notes;
-  const cs::RunStats stats = cs::run_analysis(sys, one, discard, s, notes);
+  const cs::RunStats stats = cs::run_analysis(sys, one, trial, s, notes);
+  if (!trial.failure().empty()) return trial.failure();
   return stats.ok ? std::string() : stats.message;
 }
 
@@ -336,7 +360,7 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
-  Output observer(*channels, csv, bar, pace);
+  Output observer(*channels, csv, bar, pace, o.model);
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())

@@ -8,6 +8,10 @@ namespace cs {
 
 namespace {
 
+// A generated gear mesh larger than this is refused (ship_reducer/mesh.yaml's wheel at the
+// default resolution has about 4e6).
+constexpr double kMaxGearTriangles = 2e7;
+
 // A fan from the centre closes each end face; it is valid because the profile is star-shaped
 // about the centre (the polar angle grows along it). Checked here, since a fan over a profile
 // that folds back would overlap itself.
@@ -66,6 +70,24 @@ std::vector<double> uniform(double from, double to, int intervals) {
   return z;
 }
 
+// Issue 14 (the fuzz test): a tooth count or a resolution a million times the intended one asked
+// for billions of triangles, which ran the machine out of memory before any message. The mesh's
+// size is estimated from the counts alone (side walls: two triangles per profile point and
+// section; end faces: one per point) and refused past kMaxGearTriangles, before anything is made.
+void require_reasonable_size(const GearParameters& p, const GearGeometry& g,
+                             const GearResolution& res) {
+  const ProfileResolution& r = res.profile;
+  const double per_tooth = 2.0 * (r.flank_points + r.fillet_points + r.root_points) + r.tip_points +
+                           4.0;  // + the corners
+  const double points = static_cast<double>(p.teeth) * per_tooth;
+  const double sections = (p.double_helical ? 2.0 : 1.0) * slices_per_helix(p, g, res);
+  const double triangles = 2.0 * points * sections + 2.0 * points;
+  if (!(triangles <= kMaxGearTriangles))
+    throw_gear_error("resolution", "the mesh would have about ", triangles, " triangles (", points,
+                     " profile points × ", sections, " sections), more than ", kMaxGearTriangles,
+                     ": too many teeth, or a resolution finer than any contact needs");
+}
+
 }  // namespace
 
 int slices_per_helix(const GearParameters& p, const GearGeometry& g, const GearResolution& res) {
@@ -75,7 +97,14 @@ int slices_per_helix(const GearParameters& p, const GearGeometry& g, const GearR
     throw std::invalid_argument("gear resolution: chord_tolerance must be positive");
   const double twist = 2 * p.face_width * std::tan(p.helix_angle) / g.d;
   const double max_step = std::sqrt(8 * res.chord_tolerance / (g.d_a / 2));
-  return std::max(1, static_cast<int>(std::ceil(twist / max_step)));
+  // In double first: chord_tolerance 1e-300 asks for 1e149 sections, which cast to int is
+  // undefined (it gave one section, silently).
+  const double needed = std::ceil(twist / max_step);
+  if (!(needed <= kMaxGearTriangles))
+    throw_gear_error("resolution", "chord_tolerance = ", res.chord_tolerance, " m needs ", needed,
+                     " sections per helix, more than a mesh of ", kMaxGearTriangles,
+                     " triangles can have: give a larger chord_tolerance or set slices");
+  return std::max(1, static_cast<int>(needed));
 }
 
 double section_twist_rate(const GearParameters& p, const GearGeometry& g, double z) {
@@ -92,6 +121,7 @@ double section_twist(const GearParameters& p, const GearGeometry& g, double z) {
 
 TriangleMesh gear_mesh(const GearParameters& p, const GearResolution& res) {
   const GearGeometry g = gear_geometry(p);
+  require_reasonable_size(p, g, res);
   const std::vector<Vec2> profile = transverse_profile(p, g, res.profile).points;
   require_star_shaped(profile);
   const int slices = slices_per_helix(p, g, res);

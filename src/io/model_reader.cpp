@@ -103,9 +103,41 @@ char char_at(const std::string& text, const YAML::Mark& mark) {
   return pos < text.size() ? text[pos] : '?';
 }
 
+// The line of `text` a 0-based mark is on, up to the mark's column.
+std::string line_before(const std::string& text, const YAML::Mark& mark) {
+  std::size_t pos = 0;
+  for (int line = 0; line < mark.line && pos != std::string::npos; ++line) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos || mark.column < 0) return {};
+  return text.substr(pos, std::min(static_cast<std::size_t>(mark.column), text.size() - pos));
+}
+
+// YAML allows 1024 characters in a key that is not written "? key" (an implicit key); yaml-cpp
+// then says "illegal map value" at the ':', which reads as an indentation error (issue 14,
+// item 9: a 2 MB key). The length of the key before `mark` when it passes that limit, else 0.
+std::size_t overlong_key(const std::string& text, const YAML::Mark& mark) {
+  constexpr std::size_t kMaxImplicitKey = 1024;
+  const std::string line = line_before(text, mark);
+  const std::size_t start = line.find_last_of("{[,") == std::string::npos
+                                ? line.find_first_not_of(" -")
+                                : line.find_last_of("{[,") + 1;
+  if (start == std::string::npos) return 0;
+  const std::size_t length = line.size() - start;
+  return length > kMaxImplicitKey ? length : 0;
+}
+
 // yaml-cpp's message for a syntax error, with a hint for the common ones (its depth guard
 // reports "bad file").
-[[noreturn]] void fail_syntax(const Source& source, const YAML::Exception& e) {
+[[noreturn]] void fail_syntax(const Source& source, const std::string& text,
+                              const YAML::Exception& e) {
+  if (const std::size_t n = overlong_key(text, e.mark); n > 0) {
+    std::ostringstream os;
+    os << "invalid YAML: a key of " << n
+       << " characters; YAML allows at most 1024 in a key (shorten the name)";
+    source.fail(to_position(e.mark, {}), os.str());
+  }
   static const std::vector<std::pair<std::string, std::string>> kHints = {
       {"illegal flow end", "a ']' or '}' that closes no bracket, or the wrong one"},
       {"end of sequence flow not found", "a '[' is not closed by ']'"},
@@ -119,8 +151,8 @@ char char_at(const std::string& text, const YAML::Mark& mark) {
   std::string message = e.msg;
   if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
     message = "lists or maps nested too deeply";
-  for (const auto& [text, hint] : kHints)
-    if (message.rfind(text, 0) == 0) message += " (" + hint + ")";
+  for (const auto& [start, hint] : kHints)
+    if (message.rfind(start, 0) == 0) message += " (" + hint + ")";
   source.fail(to_position(e.mark, {}), "invalid YAML: " + message);
 }
 
@@ -134,7 +166,7 @@ void check_single_document(const std::string& text, Source& source) {
     while (scan.documents.size() < 3 && parser.HandleNextDocument(scan)) {
     }
   } catch (const YAML::Exception& e) {
-    fail_syntax(source, e);
+    fail_syntax(source, text, e);
   }
   const auto& docs = scan.documents;
   for (std::size_t k = 0; k + 1 < docs.size(); ++k) {
@@ -173,13 +205,60 @@ void check_plain_text(const std::string& text, Source& source) {
   }
 }
 
+// Where a quoted value that is not closed on its line starts (1-based), in the line's code (not
+// its comment); {0, 0} if every quote closes. A quote starts a value only after a space, '[',
+// '{', ',' or ':' or at the start of the line (an apostrophe inside a word is text). Inside '...'
+// a quote is written ''; inside "..." a backslash escapes.
+Position unclosed_quote(const std::string& text) {
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      const char c = line[k];
+      if (c == '#' && (k == 0 || line[k - 1] == ' ')) break;  // a comment
+      if ((c != '\'' && c != '"') ||
+          (k > 0 && std::string(" [{,:-").find(line[k - 1]) == std::string::npos))
+        continue;
+      std::size_t e = k + 1;
+      for (; e < line.size(); ++e) {
+        if (c == '"' && line[e] == '\\') {
+          ++e;
+        } else if (line[e] == c) {
+          if (c == '\'' && e + 1 < line.size() && line[e + 1] == '\'') {
+            ++e;  // '' inside '...'
+          } else {
+            break;
+          }
+        }
+      }
+      if (e >= line.size()) return {number, static_cast<int>(k) + 1};
+      k = e;
+    }
+  }
+  return {0, 0};
+}
+
+// Issue 14, item 9: an unclosed quote runs to the next quote or the end of the file, and yaml-cpp
+// then reports whatever follows ("missing required section 'bodies'", "end of map flow not
+// found"). No value of a model file spans lines, so a quote not closed on its line is refused
+// where it opens.
+void check_quotes(const std::string& text, Source& source) {
+  const Position at = unclosed_quote(text);
+  if (at.line == 0) return;
+  source.fail(at,
+              "a quoted value is not closed on its line (a missing closing quote?); no value "
+              "of a model file spans lines");
+}
+
 YAML::Node parse_document(const std::string& text, Source& source) {
   check_plain_text(text, source);
+  check_quotes(text, source);
   check_single_document(text, source);
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    fail_syntax(source, e);
+    fail_syntax(source, text, e);
   }
 }
 

@@ -1,5 +1,7 @@
 // The `bodies` and `markers` sections.
 #include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
 
 #include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
@@ -72,6 +74,9 @@ Mat3 read_inertia(const Cursor& c) {
 
 }  // namespace
 
+// [rad] beyond this an angle's rotation is round-off (read_orientation).
+constexpr double kMaxAngle = 1e6;
+
 // Also used by the shapes section (model_reader_sections.hpp).
 Mat3 read_orientation(const Cursor& c) {
   const YAML::Node& n = c.node();
@@ -79,7 +84,15 @@ Mat3 read_orientation(const Cursor& c) {
     const MapView m(c, kOrientationForms);
     m.allow_only("in the orientation " + c.path(), {"axis", "angle"});
     const Vec3 axis = read_direction(m.need("axis", "a non-zero direction [x, y, z]"));
-    const double angle = read_number(m.need("angle", "a number [rad]"), "rad");
+    const Cursor angle_at = m.need("angle", "a number [rad]");
+    const double angle = read_number(angle_at, "rad");
+    // Issue 14, item 4: an angle of 1e300 gave a NaN rotation, and check counted 13 degrees of
+    // freedom. The rotation of an angle θ keeps only θ·1e-16 rad of accuracy (its remainder
+    // mod 2π); past 1e6 rad that passes 1e-10 rad, the order of newton_tol: it is no rotation.
+    if (!(std::abs(angle) <= kMaxAngle))
+      angle_at.fail(angle_at.path() + ": expected an angle of at most " + format_number(kMaxAngle) +
+                    " rad in magnitude, found " + format_number(angle) +
+                    " (the rotation of so large an angle is round-off: give it modulo 2π)");
     return so3::exp(axis.normalized() * angle);
   }
   if (c.is_null() || !n.IsSequence()) c.expected(kOrientationForms);
@@ -96,6 +109,23 @@ Mat3 read_orientation(const Cursor& c) {
 
 namespace {
 
+// Issue 14, item 5: inertia [1e-300, ...] ran without a word. A radius of gyration √(I/m) below
+// a micrometre is no body's (a microgram at a micrometre is 1e-21 kg·m², beside a 1 kg body
+// 1e-12 kg·m²): the unit is likely wrong, and next to ordinary inertias the rotation equations
+// lose their digits, as with a tiny mass.
+void warn_if_tiny_inertia(const Cursor& c, const std::string& name, const Body& body) {
+  constexpr double kMinGyrationRadius = 1e-6;  // [m]
+  const double smallest = Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia_B).eigenvalues()[0];
+  const double radius = std::sqrt(smallest / body.mass);
+  if (radius >= kMinGyrationRadius) return;
+  std::ostringstream os;
+  os << "bodies." << name << ".inertia: the smallest principal moment " << smallest
+     << " kg·m² of a " << body.mass << " kg body is a radius of gyration of " << radius
+     << " m, below 1e-6 m (a micrometre): is the unit kg·m²? Beside ordinary inertias it leaves "
+        "the equations ill-conditioned";
+  c.warn(os.str());
+}
+
 void read_body(const Entry& e, Model& model) {
   const MapView m(e.value, "a map of body properties (" + join(kBodyKeys) + ")");
   m.allow_only("in body '" + e.key + "'", kBodyKeys);
@@ -109,7 +139,9 @@ void read_body(const Entry& e, Model& model) {
     mass.warn("bodies." + e.key + ".mass: " + format_number(body.mass) +
               " kg is below 1e-9 kg (a microgram): is the unit kg? Beside ordinary masses it "
               "leaves the equations ill-conditioned");
-  body.inertia_B = read_inertia(m.need("inertia", kInertiaForms));
+  const Cursor inertia = m.need("inertia", kInertiaForms);
+  body.inertia_B = read_inertia(inertia);
+  warn_if_tiny_inertia(inertia, e.key, body);
   body.x0_W = read_vec3(m.need("position", "the centre of mass, a list of 3 numbers [m]"), "m");
   if (auto c = m.find("orientation")) body.R0_WB = read_orientation(*c);
   if (auto c = m.find("velocity")) {

@@ -203,21 +203,40 @@ std::optional<double> number_of(const YAML::Node& n) {
   return parse_double(n.Scalar());
 }
 
+namespace {
+
+// Issue 14, item 4: a crank at x = 1e308 or a joint at 1e299 passed check and then gave NaN or
+// inf at t = 0 (squares of lengths overflow past 1e154). A length is in metres; beyond 1000 km
+// a coordinate's round-off (1e-10 m) reaches the default newton_tol, so no mechanism has one.
+constexpr double kMaxLength = 1e6;  // [m]
+
+// Fails unless a length (unit "m") is within kMaxLength; `what` is what was expected.
+void check_length(const Cursor& c, double x, const std::string& unit, const std::string& what) {
+  if (unit != "m" || std::abs(x) <= kMaxLength) return;
+  c.expected(with_unit(what, unit) +
+             " of magnitude <= 1e6 (beyond 1000 km a coordinate's round-off passes newton_tol)");
+}
+
+}  // namespace
+
 double read_number(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x) c.expected(with_unit("a number", unit));
+  check_length(c, *x, unit, "a number");
   return *x;
 }
 
 double read_positive(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x || !(*x > 0.0)) c.expected(with_unit("a positive number", unit));
+  check_length(c, *x, unit, "a positive number");
   return *x;
 }
 
 double read_non_negative(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x || !(*x >= 0.0)) c.expected(with_unit("a non-negative number", unit));
+  check_length(c, *x, unit, "a non-negative number");
   return *x;
 }
 

@@ -36,6 +36,10 @@ struct RunStats {
   bool ok = true;
   bool interrupted = false;  // stopped because the observer asked (keep_going() was false)
   std::string message;       // why the run stopped early
+  // What the run found wrong as it went without stopping (mechanical energy growing with no
+  // source to explain it): each said once, appended when found, so that an observer can print
+  // it at once (RunStats reaches on_step) and a caller can read it after the run.
+  std::vector<std::string> warnings;
 };
 
 class StepObserver {
