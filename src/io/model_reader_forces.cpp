@@ -272,9 +272,8 @@ TimeFunction read_time_function(const Cursor& c, const std::string& unit) {
                            " or a function map {type: " + join(names_of(kFunctionTypes), " | ") +
                            ", ...}";
   if (!c.is_null() && c.node().IsMap()) return read_function_map(c, unit, what);
-  const auto x = number_of(c.node());
-  if (!x) c.expected(what);
-  return TimeFunction::constant(*x);
+  if (!number_of(c.node())) c.expected(what);
+  return TimeFunction::constant(read_number(c, unit));  // with the unit's magnitude limit
 }
 
 void read_forces(const Cursor& section, Model& model) {

@@ -209,12 +209,19 @@ namespace {
 // inf at t = 0 (squares of lengths overflow past 1e154). A length is in metres; beyond 1000 km
 // a coordinate's round-off (1e-10 m) reaches the default newton_tol, so no mechanism has one.
 constexpr double kMaxLength = 1e6;  // [m]
+// A driver's angular_velocity of 1e308 passed check and gave NaN at t = 0, named only by the
+// channel that went non-finite. No machine turns at 1e6 rad/s (10 million rpm) or moves at
+// 1e6 m/s, so a speed past that is a typing error, refused where it is written.
+constexpr double kMaxSpeed = 1e6;  // [m/s, rad/s]
 
-// Fails unless a length (unit "m") is within kMaxLength; `what` is what was expected.
+// Fails unless a length (unit "m") is within kMaxLength and a speed (unit "m/s" or "rad/s")
+// within kMaxSpeed; `what` is what was expected.
 void check_length(const Cursor& c, double x, const std::string& unit, const std::string& what) {
-  if (unit != "m" || std::abs(x) <= kMaxLength) return;
-  c.expected(with_unit(what, unit) +
-             " of magnitude <= 1e6 (beyond 1000 km a coordinate's round-off passes newton_tol)");
+  if (unit == "m" && std::abs(x) > kMaxLength)
+    c.expected(with_unit(what, unit) +
+               " of magnitude <= 1e6 (beyond 1000 km a coordinate's round-off passes newton_tol)");
+  if ((unit == "m/s" || unit == "rad/s") && std::abs(x) > kMaxSpeed)
+    c.expected(with_unit(what, unit) + " of magnitude <= 1e6 (no mechanism moves faster)");
 }
 
 }  // namespace
