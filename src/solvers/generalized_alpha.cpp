@@ -31,6 +31,13 @@ constexpr double kRoundoffFloor = 8.0 * 2.220446049250313e-16;
 constexpr double kAccelFraction = 1e-8;
 // Increments that stop contracting within this factor of the round-off floor are round-off.
 constexpr double kNoiseBand = 128.0;
+// Adaptive runs: the Newton tolerance is at most this fraction of the error allowed per step
+// (see newton_cap), so that it adds ≲ 1 % to the error the controller holds.
+constexpr double kAdaptiveNewtonFraction = 0.01;
+// Tolerance proportionality: the local tolerance is the tolerance times √(rtol/this). Measured
+// with g = 1, the global error of A01 (2.5 s) and of the slider–crank (one revolution) was
+// ≈ 3.6·tol^(2/3); g = √(rtol/50) brings it to ≈ tol (see scaled_local_error).
+constexpr double kProportionalityRef = 50.0;
 }  // namespace
 
 AlphaParameters AlphaParameters::from_rho_inf(double r) {
@@ -306,13 +313,14 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
   double x_max = 0.0;
   for (const Vec3& xb : s.x_W) x_max = std::max(x_max, xb.lpNorm<Eigen::Infinity>());
-  const double tol_floor = std::min(settings_.newton_tol, kRoundoffFloor * (1.0 + x_max));
+  const double roundoff = kRoundoffFloor * (1.0 + x_max);
+  const double newton_tol = newton_cap(roundoff);
+  const double tol_floor = std::min(newton_tol, roundoff);
   const bool step_stop = settings_.newton_step_error_stop && modified && !nonsmooth_;
   // The position bound alone (the order of q and v), and with it the acceleration bound.
   auto position_tol = [&](const State& it) {
     const double est = err_c * (it.a - s.a).lpNorm<Eigen::Infinity>();
-    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, settings_.newton_tol)
-                                           : settings_.newton_tol;
+    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, newton_tol) : newton_tol;
   };
   auto step_tol = [&](const State& it) {
     const double est = kAccelFraction * it.vdot.lpNorm<Eigen::Infinity>() / beta_p;
@@ -504,7 +512,6 @@ bool GeneralizedAlpha::restart_accelerations(State& s) {
 StepResult GeneralizedAlpha::step(State& s, double h) {
   StepResult res;
   const int m = sys_.num_constraints();
-  const double beta = p_.beta;
   State& x = trial_;
   choose_persistent(s);
   // The restart is undone if a contact it was made for is released below.
@@ -575,17 +582,7 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     res.message = failure_report(s, x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }
-  // Local error estimate of the position update (Zienkiewicz–Xie): h²|β − 1/6| (a_{n+1} − a_n).
-  double err = 0.0;
-  const double c = h * h * std::abs(beta - 1.0 / 6.0);
-  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
-    for (int k = 0; k < 6; ++k) {
-      const int i = 6 * b + k;
-      const double scale = settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
-      err = std::max(err, c * std::abs(x.a(i) - s.a(i)) / scale);
-    }
-  }
-  res.error_estimate = err;
+  res.error_estimate = scaled_local_error(s, x, h);
   vdot_hist_ = s.vdot;
   lambda_hist_ = s.lambda;
   lambda_N_hist_ = s.lambda_N;
@@ -594,6 +591,42 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   hist_end_t_ = x.t;
   std::swap(s, x);
   return res;
+}
+
+// Tolerance proportionality (Söderlind): the local error of the position update
+// (Zienkiewicz–Xie), h²|β − 1/6| (a_{n+1} − a_n) ∝ h³, is held at (atol + rtol·|x|)·g with
+// g = √(rtol/kProportionalityRef). Held at the tolerance itself (g = 1), the global error,
+// ∝ h² ∝ tol^(2/3), was 70× tol at rtol = 1e-4 and 2000× at 1e-8 (A01 and the slider–crank):
+// tightening tol 100× gained only 21×. The local tolerance ∝ tol^(3/2) makes h ∝ tol^(1/2) and
+// the global error ∝ tol. Error per unit step (local error ≤ tol·h) does the same in theory, but
+// index-3 generalized-α's a_{n+1} carries the velocity error of the earlier, larger steps
+// divided by h, so that estimate stopped shrinking with h and the step collapsed (A01, t = 0.01 s).
+double GeneralizedAlpha::scaled_local_error(const State& start, const State& x, double h) const {
+  double err = 0.0;
+  const double c = h * h * std::abs(p_.beta - 1.0 / 6.0) / local_tolerance_factor();
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    for (int k = 0; k < 6; ++k) {
+      const int i = 6 * b + k;
+      const double scale = settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
+      err = std::max(err, c * std::abs(x.a(i) - start.a(i)) / scale);
+    }
+  }
+  return err;
+}
+
+double GeneralizedAlpha::local_tolerance_factor() const {
+  return std::sqrt(settings_.rtol / kProportionalityRef);
+}
+
+// Adaptive runs: the Newton tolerance of a step is at most kAdaptiveNewtonFraction of the
+// smallest local error the controller allows, atol·g, or the Newton error, not the truncation
+// error, sets the accuracy at tight tolerances (rtol = atol = 1e-8 allows 1.4e-13 per step,
+// under the default newton_tol of 1e-10). Never below the round-off floor `floor`, which Φ
+// cannot beat.
+double GeneralizedAlpha::newton_cap(double floor) const {
+  if (!settings_.adaptive) return settings_.newton_tol;
+  const double allowed = settings_.atol * local_tolerance_factor();
+  return std::min(std::max(kAdaptiveNewtonFraction * allowed, floor), settings_.newton_tol);
 }
 
 bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "clearsim/elements/forces/spring_damper.hpp"
@@ -101,15 +102,17 @@ TEST(IntegratorFamily, AdaptiveStepMeetsToleranceWithFewerSteps) {
   s.solver.adaptive = true;
   s.solver.step = 1e-3;
   s.solver.end = 2.0;
-  s.solver.rtol = 1e-7;
-  s.solver.atol = 1e-7;
+  // The controller holds the global error at ≈ rtol (tolerance proportionality; 1.2–1.9× on
+  // tests/verification/adaptive_error_test.cpp), so 2e-5 asks for the 1e-4 checked below.
+  s.solver.rtol = 2e-5;
+  s.solver.atol = 2e-5;
   const auto r = testing::run(oscillator(), s);
   ASSERT_TRUE(r.stats.ok) << r.stats.message;
   double err = 0.0;
   for (const State& st : r.states)
     err = std::max(err, std::abs(st.x_W[0].x() - (1.0 + 0.1 * std::cos(2 * kPi * st.t))));
-  // The controller bounds the local error per step; globally over 2 periods the error stays
-  // within a few hundred local tolerances.
+  std::printf("[ adaptive oscillator ] error %.3g m, %ld steps\n", err,
+              static_cast<long>(r.stats.steps));
   EXPECT_LT(err, 1e-4);
   EXPECT_LT(r.stats.steps, 2000);  // fewer than the fixed-step run at the initial step
   EXPECT_NEAR(r.states.back().t, 2.0, 1e-12);

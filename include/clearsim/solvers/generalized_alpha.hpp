@@ -54,6 +54,12 @@ class GeneralizedAlpha final : public Integrator {
   void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
   std::string failure_report(const State& start, const State& s, double h) const;
+  // Step control: the local position error over its tolerance (≤ 1 acceptable).
+  double scaled_local_error(const State& start, const State& x, double h) const;
+  // Local tolerance over tolerance, √(rtol/kProportionalityRef): global error ∝ tolerance.
+  double local_tolerance_factor() const;
+  // The Newton tolerance: newton_tol, or less in adaptive runs (never < floor).
+  double newton_cap(double floor) const;
   bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }
   // True if the velocity projection's correction w of v is more than 10 % of v (kinetic-energy
   // norm): the step landed on a singular position (see project()).
