@@ -208,6 +208,21 @@ void times_tangent(Eigen::Ref<MatX> A, const std::vector<Mat3>& T) {
     cols = tmp;
   }
 }
+
+// Adds c·(X T) to S, rows offset by row0, for X given as triplets and T = diag(1₃, T_b) per body:
+// a triplet in a rotation column 6b + 3 + r spreads over the three columns of that block.
+void add_times_tangent(MatrixSink& S, const std::vector<Eigen::Triplet<double>>& X,
+                       const std::vector<Mat3>& T, double c, int row0) {
+  for (const auto& e : X) {
+    const int j = e.col(), b = j / 6, r = j % 6 - 3;
+    const double v = c * e.value();
+    if (r < 0) {
+      S.add(row0 + e.row(), j, v);
+      continue;
+    }
+    for (int k = 0; k < 3; ++k) S.add(row0 + e.row(), 6 * b + 3 + k, v * T[b](r, k));
+  }
+}
 }  // namespace
 
 bool GeneralizedAlpha::build_and_factor(const State& s, double h, const VecX& hdq) {
@@ -246,31 +261,22 @@ bool GeneralizedAlpha::build_and_factor(const State& s, double h, const VecX& hd
     factored_persistent_ = persistent_;
     return ls_.factorize();
   }
-  // Sparse: assemble K_t and C_t as sparse matrices, apply T, push as triplets.
-  std::vector<Eigen::Triplet<double>> tK, tC;
-  sys_.forces(kin_, s.t, f_, MatrixSink(&tK, 0, 0, -1.0), MatrixSink(&tC, 0, 0, -1.0));
-  if (m > 0) sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&tK));
-  Eigen::SparseMatrix<double> K(n, n), C(n, n), Tm(n, n), Bs(m, n);
-  K.setFromTriplets(tK.begin(), tK.end());
-  C.setFromTriplets(tC.begin(), tC.end());
-  std::vector<Eigen::Triplet<double>> tT;
-  for (std::size_t b = 0; b < T.size(); ++b) {
-    for (int k = 0; k < 3; ++k) tT.emplace_back(6 * b + k, 6 * b + k, 1.0);
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) tT.emplace_back(6 * b + 3 + r, 6 * b + 3 + c, T[b](r, c));
-  }
-  Tm.setFromTriplets(tT.begin(), tT.end());
-  Bs.setFromTriplets(tB_.begin(), tB_.end());
-  const Eigen::SparseMatrix<double> A = (gamma_p / beta_p) * C + (1.0 / beta_p) * (K * Tm);
-  const Eigen::SparseMatrix<double> BT = stabilized() ? Bs : Eigen::SparseMatrix<double>(Bs * Tm);
+  // Sparse: K_t and C_t as triplets, pushed into the matrix with T applied triplet by triplet
+  // (no sparse products: building K, C, T and B T as matrices was a fifth of a step on the
+  // 1000-link chain). The triplet buffers keep their capacity from one factorization to the next.
+  tK_.clear();
+  tC_.clear();
+  sys_.forces(kin_, s.t, f_, MatrixSink(&tK_, 0, 0, -1.0), MatrixSink(&tC_, 0, 0, -1.0));
+  if (m > 0) sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&tK_));
   MatrixSink S = ls_.begin();
   sys_.mass(S);
-  for (int k = 0; k < A.outerSize(); ++k)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it)
-      S.add(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
-  for (int k = 0; k < BT.outerSize(); ++k)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(BT, k); it; ++it)
-      S.add(n + static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+  for (const auto& e : tC_) S.add(e.row(), e.col(), (gamma_p / beta_p) * e.value());
+  add_times_tangent(S, tK_, T, 1.0 / beta_p, 0);
+  if (stabilized()) {
+    for (const auto& e : tB_) S.add(n + e.row(), e.col(), e.value());
+  } else {
+    add_times_tangent(S, tB_, T, 1.0, n);
+  }
   for (const auto& e : tB_) S.add(e.col(), n + e.row(), e.value());
   for (int j = 0; j < gap_rows_; ++j)
     if (!(any_persistent_ && persistent_[j])) S.add(n + m + j, n + m + j, 1.0);

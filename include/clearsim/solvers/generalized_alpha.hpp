@@ -86,6 +86,7 @@ class GeneralizedAlpha final : public Integrator {
   VecX proj_w_;  // the velocity projection's correction
   MatX B_, dfdq_, dfdv_, Kc_;
   std::vector<Eigen::Triplet<double>> tB_;
+  std::vector<Eigen::Triplet<double>> tK_, tC_;  // sparse path: K_t and C_t of the last matrix
   // NSGA persistent contacts in the smooth step: rows G_j ṽ = 0 with force +G_jᵀλ_N,j for the
   // gaps flagged in persistent_ (identity rows λ_N,j = 0 for the others).
   int gap_rows_ = 0;  // number of gap rows in the smooth system (num_gaps() under NSGA, else 0)
