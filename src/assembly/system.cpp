@@ -413,6 +413,33 @@ System::RowChoice System::rechoose_rows(State& s, double gain) {
   return c;
 }
 
+int System::restore_removed_rows(State& s) {
+  int restored = 0;
+  std::vector<int> old_global;
+  for (const auto& r : rows_) old_global.insert(old_global.end(), r.global.begin(), r.global.end());
+  for (auto& r : rows_)
+    for (int k = 0; k < r.count; ++k)
+      if (r.removed[k]) {
+        r.removed[k] = false;
+        ++restored;
+      }
+  if (restored == 0) return 0;
+  layout();
+  // Each kept row keeps its multiplier; the restored rows start at zero: Bᵀλ is unchanged.
+  auto remap = [&](VecX& x) {
+    if (x.size() != num_rows_ - restored) return;
+    VecX y = VecX::Zero(num_rows_);
+    std::size_t i = 0;
+    for (const auto& r : rows_)
+      for (int k = 0; k < r.count; ++k, ++i)
+        if (old_global[i] >= 0) y(r.global[k]) = x(old_global[i]);
+    x = y;
+  };
+  remap(s.lambda);
+  remap(s.lambda_jump);
+  return restored;
+}
+
 void System::gaps(const std::vector<BodyKinematics>& kin, double t, VecX* g, MatrixSink G) const {
   GapBlock gb;
   for (int e : gap_elements_) {

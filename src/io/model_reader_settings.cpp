@@ -14,7 +14,8 @@ const std::vector<std::string> kSolverKeys = {
     "analysis", "integrator", "rho_inf", "beta", "gamma", "step", "end", "adaptive", "rtol",
     "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
     "linear_solver", "kinematic_steps", "formulation", "restitution_threshold",
-    "persistent_contacts", "baumgarte_alpha", "baumgarte_beta"};
+    "persistent_contacts", "baumgarte_alpha", "baumgarte_beta", "penalty_factor",
+    "penalty_omega", "penalty_damping"};
 // clang-format on
 
 const std::vector<std::string> kOutputKeys = {"every",    "channels", "file",
@@ -144,6 +145,18 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
                 "the explicit integrators rk4 and dormand_prince use no rho_inf, Newton "
                 "iteration or constraint formulation (they impose the constraints at "
                 "acceleration level, with Baumgarte stabilisation)");
+  const bool penalty_family = s.formulation == ConstraintFormulation::kAli3p ||
+                              s.formulation == ConstraintFormulation::kPenalty;
+  if (!penalty_family || is_explicit(s.integrator) || s.integrator == IntegratorKind::kNsga)
+    warn_unused(m, {"penalty_factor"},
+                "it is used by formulation ali3p or penalty with the generalized-α family");
+  if (s.formulation != ConstraintFormulation::kPenalty || is_explicit(s.integrator) ||
+      s.integrator == IntegratorKind::kNsga)
+    warn_unused(m, {"penalty_omega", "penalty_damping"},
+                "they are used by formulation penalty with the generalized-α family");
+  if (s.integrator == IntegratorKind::kNsga && penalty_family)
+    warn_unused(m, {"formulation"},
+                "nsga always uses the stabilized formulation (its contacts need the projections)");
   if (!s.adaptive)
     warn_unused(m, {"rtol", "atol", "min_step", "max_step"},
                 "step-size control is off (adaptive: false)");
@@ -183,7 +196,24 @@ SolverSettings read_solver(const Cursor& section) {
   if (auto c = m.find("formulation"))
     s.formulation = read_choice(*c, std::vector<std::pair<std::string, ConstraintFormulation>>{
                                         {"index3", ConstraintFormulation::kIndex3},
-                                        {"stabilized", ConstraintFormulation::kStabilized}});
+                                        {"stabilized", ConstraintFormulation::kStabilized},
+                                        {"ali3p", ConstraintFormulation::kAli3p},
+                                        {"penalty", ConstraintFormulation::kPenalty}});
+  // `auto` or a positive number; auto is stored as −1 (SolverSettings).
+  auto read_auto = [&](const char* key, const std::string& unit, double& out) {
+    auto c = m.find(key);
+    if (!c) return;
+    if (c->node().IsScalar() && c->node().Scalar() == "auto") {
+      out = -1.0;
+    } else if (!number_of(c->node())) {
+      c->expected("auto or a positive number [" + unit + "]");
+    } else {
+      out = read_positive(*c, unit);
+    }
+  };
+  read_auto("penalty_factor", "N/m for ali3p, kg for penalty", s.penalty_factor);
+  read_auto("penalty_omega", "rad/s", s.penalty_omega);
+  if (auto c = m.find("penalty_damping")) s.penalty_damping = read_non_negative(*c, "");
   if (auto c = m.find("restitution_threshold")) {
     if (c->node().IsScalar() && c->node().Scalar() == "auto") {
       s.restitution_threshold = -1.0;

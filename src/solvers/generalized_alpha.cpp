@@ -7,6 +7,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/newton_stop.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 
 namespace cs {
@@ -21,14 +22,9 @@ constexpr double kPersistentSpeedFactor = 100.0;
 constexpr double kMassRate = 0.5;
 // Modified Newton stops when its remaining error in positions is below kStepErrorFraction times
 // the step's own local error estimate h²|β − 1/6|‖a_{n+1} − a_n‖∞ (see smooth_solve), never
-// above newton_tol and never below kRoundoffFloor·(1 + max|x|) [m, rad].
+// above newton_tol and never below the round-off floor, and below the acceleration bound
+// (newton_stop.hpp).
 constexpr double kStepErrorFraction = 0.003;
-constexpr double kRoundoffFloor = 8.0 * 2.220446049250313e-16;
-// ... and below kAccelFraction·‖v̇‖∞/β′: a position error δq leaves β′δq in v̇ and in the
-// reactions, which the outputs carry. Measured on the ideal slider–crank at h = 1e-5 s (slider
-// acceleration, max difference from full Newton over its range): 1e-6 → 5.8e-5, 1e-7 → 4.0e-6,
-// 1e-8 → 6.1e-7, against 7.5e-6 between full Newton at h and h/2; 3.55 iterations per step.
-constexpr double kAccelFraction = 1e-8;
 // Increments that stop contracting within this factor of the round-off floor are round-off.
 constexpr double kNoiseBand = 128.0;
 // Adaptive runs: the Newton tolerance is at most this fraction of the error allowed per step
@@ -317,9 +313,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // gaps exactly, and its examples' published figures were measured with it.
   const bool modified = settings_.newton == NewtonMode::kModified;
   const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
-  double x_max = 0.0;
-  for (const Vec3& xb : s.x_W) x_max = std::max(x_max, xb.lpNorm<Eigen::Infinity>());
-  const double roundoff = kRoundoffFloor * (1.0 + x_max);
+  const double roundoff = newton_stop::roundoff(s);
   const double newton_tol = newton_cap(roundoff);
   const double tol_floor = std::min(newton_tol, roundoff);
   const bool step_stop = settings_.newton_step_error_stop && modified && !nonsmooth_;
@@ -329,9 +323,8 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, newton_tol) : newton_tol;
   };
   auto step_tol = [&](const State& it) {
-    const double est = kAccelFraction * it.vdot.lpNorm<Eigen::Infinity>() / beta_p;
-    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, position_tol(it))
-                                           : position_tol(it);
+    return step_stop ? newton_stop::accel_bound(it.vdot, beta_p, tol_floor, position_tol(it))
+                     : position_tol(it);
   };
 
   // Predictor: v̇ and λ extrapolated linearly from the last two steps when the last step ended

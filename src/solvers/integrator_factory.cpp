@@ -2,6 +2,7 @@
 
 #include "clearsim/solvers/explicit_rk.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/penalty_alpha.hpp"
 
 namespace cs {
 
@@ -11,6 +12,10 @@ std::unique_ptr<Integrator> make_integrator(const System& sys, const SolverSetti
     case IntegratorKind::kNewmark:
     case IntegratorKind::kHht:
     case IntegratorKind::kTrapezoidal:
+      if (settings.formulation == ConstraintFormulation::kAli3p ||
+          settings.formulation == ConstraintFormulation::kPenalty)
+        return std::make_unique<PenaltyAlpha>(sys, settings);
+      return std::make_unique<GeneralizedAlpha>(sys, settings);
     case IntegratorKind::kNsga:
       return std::make_unique<GeneralizedAlpha>(sys, settings);
     case IntegratorKind::kRk4:

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/penalty_alpha.hpp"
 
 namespace cs {
 
@@ -61,6 +62,7 @@ std::vector<std::string> resolution_warnings(const System& sys, const SolverSett
   stiff_forces(sys, kin, s.t, settings.step, out);
   if (settings.integrator == IntegratorKind::kNsga)
     tiny_gaps(sys, kin, s.t, settings.newton_tol, out);
+  if (const std::string w = penalty_parameter_warning(sys, settings); !w.empty()) out.push_back(w);
   return out;
 }
 

@@ -186,6 +186,24 @@ TEST(IFToMM, A02StabilizedWithoutDampingKeepsItsBranch) {
   EXPECT_LT(f.energy_drift, 1e-4 * 35.8);
 }
 
+// seed 004's formulations through the flat positions: ali3p and penalty keep an n × n matrix
+// that stays regular where the rows lose rank, so they need no kept set. ali3p reaches the
+// benchmark's high-precision level (measured 6.2e-4 m); the penalty formulation, whose joints
+// give by O(a h²/1e3) and whose λ lags the constraint error, stays 2.3e-3 m off the branch at
+// h = 1e-3 s: within the benchmark's low-precision level (1e-1 m), checked at 1e-2.
+TEST(IFToMM, A02Ali3pAndPenaltyKeepTheirBranch) {
+  for (const auto& [formulation, b0_tolerance] :
+       std::vector<std::pair<const char*, double>>{{"ali3p", 1e-3}, {"penalty", 1e-2}}) {
+    const FourBarRun f = run_n_four_bar(1e-3, {{"solver.formulation", formulation}});
+    ASSERT_TRUE(f.ok) << formulation;
+    std::printf("[ A02 %s ] B0 error %.3g m, energy drift %.3g J, %d flat passes\n", formulation,
+                f.b0_error, f.energy_drift, f.flat_passes);
+    EXPECT_GE(f.flat_passes, 10) << formulation;
+    EXPECT_LT(f.b0_error, b0_tolerance) << formulation;
+    EXPECT_LT(f.energy_drift, 1e-4 * 35.8) << formulation;
+  }
+}
+
 // --- A03 Andrews' squeezer
 // ------------------------------------------------------------------------
 
@@ -244,6 +262,11 @@ struct BricardCase {
   // Largest |E − E₀| over 10 s [J]: 1e-5 (issue 13) for the schemes that conserve energy;
   // generalized-α with ρ∞ < 1 damps, and the explicit schemes' Baumgarte terms do work.
   double energy_tolerance;
+  // Largest |Φ| [m]: the solver's tolerance, or what the penalty formulation leaves, Φ ≈
+  // a h²/1e3 with its automatic factor (penalty_alpha.cpp; measured 2.9e-8 m).
+  double violation_tolerance = 1e-9;
+  // ali3p and penalty keep all 30 rows (no independent set to re-choose).
+  bool rechooses = true;
 };
 
 // ctest lists a case by its name instead of its bytes.
@@ -259,11 +282,13 @@ TEST_P(Bricard, RunsTenSecondsAndConservesEnergy) {
   EXPECT_NEAR(r.t.back(), 10.0, 1e-12);
   // The rows kept at t = 0 lose rank near t = 1.25 s (BricardRowsAreRechosen below): without a
   // re-choice the run stops there.
-  EXPECT_GE(r.stats.row_rechoices, 1) << c.name;
+  if (c.rechooses) {
+    EXPECT_GE(r.stats.row_rechoices, 1) << c.name;
+  }
   const double drift = energy_drift(r.columns[0]);
   EXPECT_LT(drift, c.energy_tolerance) << c.name;
   // Positions on the joints to the solver's tolerance (1e-10) at every output.
-  EXPECT_LT(testing::max_abs(r.columns[1]), 1e-9) << c.name;
+  EXPECT_LT(testing::max_abs(r.columns[1]), c.violation_tolerance) << c.name;
   std::printf(
       "[ A04 %-28s ] energy drift %.3g J, %ld steps, %ld Newton iterations, "
       "%ld row re-choices, %.3f s\n",
@@ -294,6 +319,19 @@ INSTANTIATE_TEST_SUITE_P(
         BricardCase{"trapezoidal_stabilized",
                     {{"solver.integrator", "trapezoidal"}, {"solver.formulation", "stabilized"}},
                     1e-5},
+        // seed 004's formulations (measured 4.2e-6 and 6.2e-6 J for ali3p, 8.9e-6 J for penalty)
+        BricardCase{"ali3p", {{"solver.formulation", "ali3p"}}, 1e-5, 1e-9, false},
+        BricardCase{"trapezoidal_ali3p",
+                    {{"solver.integrator", "trapezoidal"}, {"solver.formulation", "ali3p"}},
+                    1e-5,
+                    1e-9,
+                    false},
+        BricardCase{"penalty", {{"solver.formulation", "penalty"}}, 1e-5, 1e-7, false},
+        BricardCase{"trapezoidal_penalty",
+                    {{"solver.integrator", "trapezoidal"}, {"solver.formulation", "penalty"}},
+                    1e-5,
+                    1e-7,
+                    false},
         BricardCase{"rk4", {{"solver.integrator", "rk4"}}, 1e-5},
         BricardCase{"dormand_prince", {{"solver.integrator", "dormand_prince"}}, 1e-5}),
     [](const auto& param_info) {

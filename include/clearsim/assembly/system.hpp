@@ -82,6 +82,12 @@ class System {
   // least squares, so reactions stay continuous.
   RowChoice rechoose_rows(State& s, double gain);
 
+  // Takes every removed row back into the layout (the formulations that need no independent
+  // set: ali3p and penalty, whose n × n matrix stays regular with dependent rows). s.lambda and
+  // s.lambda_jump keep their values on the kept rows and are zero on the restored ones. Returns
+  // the number of rows restored.
+  int restore_removed_rows(State& s);
+
   // Elements' local multipliers (zeros for removed rows).
   void element_lambda(int e, const VecX& lambda, double* out) const;
 

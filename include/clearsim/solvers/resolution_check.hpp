@@ -4,7 +4,8 @@
 //     state, ω = √(k/m) from the force's translational tangent (a spring of 1e12 N/m on 1 kg at
 //     h = 1e-3 s: ω h = 1000 — the implicit step stays bounded but its energy is wrong);
 //   * an NSGA gap that starts smaller than 1000 × newton_tol (a ball centred in a 1e-9 m
-//     cavity): the position correction works to newton_tol, so impacts across it lose energy.
+//     cavity): the position correction works to newton_tol, so impacts across it lose energy;
+//   * a penalty factor (formulation ali3p or penalty) absurd for the masses in the model.
 #pragma once
 
 #include <string>

@@ -38,6 +38,11 @@ enum class ConstraintFormulation {
   kIndex3,      // Φ(q_{n+1}) = 0 inside the Newton loop (fast; needs ρ∞ < 1)
   kStabilized,  // smooth step with B v = −Φ_t, then projection of q onto Φ = 0 and of v onto
                 // B v = −Φ_t (exact at both levels; stable for ρ∞ = 1; the NSGA smooth part)
+  kAli3p,       // index-3 augmented Lagrangian with velocity and acceleration projections
+                // (seed 004's MBSLIM; penalty_alpha.hpp): n × n iteration matrix, regular with
+                // redundant rows and at singular positions
+  kPenalty,     // Bayo's penalty formulation λ = α(Φ̈ + 2μωΦ̇ + ω²Φ): no multipliers as
+                // unknowns; the joints hold to O(F/(αω²)) (penalty_alpha.hpp)
 };
 
 enum class LinearSolverKind { kAuto, kDense, kSparse };
@@ -69,6 +74,13 @@ struct SolverSettings {
   // Modified by default: as accurate as full Newton with the stop above, and 2.5–4× faster.
   NewtonMode newton = NewtonMode::kModified;
   ConstraintFormulation formulation = ConstraintFormulation::kIndex3;
+  // ali3p and penalty only (penalty_alpha.hpp). α: ali3p [N/m], λ = λ* + αΦ; penalty [kg],
+  // λ = α(Φ̈ + 2μωΦ̇ + ω²Φ). ≤ 0 (`auto` in model files) chooses it from the masses and the
+  // step: ali3p 1e5·β′·m_i per row i (m_i the mass the row moves), penalty 1e3·m̄ (m̄ the
+  // largest body mass; penalty_alpha.cpp).
+  double penalty_factor = -1.0;
+  double penalty_omega = -1.0;   // penalty: ω [rad/s]; ≤ 0 (`auto`): 1/h
+  double penalty_damping = 1.0;  // penalty: damping ratio μ of the constraint error
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   int kinematic_steps = 0;  // kinematic analysis: number of output intervals (0 = end/step)
   // NSGA only. Impacts approaching slower than this close plastically (e = 0) [m/s]; negative

@@ -1,0 +1,96 @@
+// Lie-group generalized-α with the constraints in the dynamic equations as penalty forces, the
+// two formulations of seed 004's MBSLIM library (reference.md §6f; González, Dopico, Lugrís and
+// Cuadrado 2006; Bayo, García de Jalón and Serna 1988):
+//
+//   ali3p    index-3 augmented Lagrangian with projections (ALI3-P):
+//              M v̇ − f + Bᵀ(λ* + α Φ) = 0,   λ* ← λ* + α Φ after each Newton iteration,
+//            then mass-orthogonal projections of v onto B v + Φ_t = 0 and of v̇ onto
+//            B v̇ + ζ = 0 with the factorised iteration matrix;
+//   penalty  Bayo's penalty formulation, no multipliers as unknowns:
+//              M v̇ − f + Bᵀ λ = 0,   λ = α (Φ̈ + 2μω Φ̇ + ω² Φ),   Φ̈ = B v̇ + ζ, Φ̇ = B v + Φ_t.
+//
+// The unknowns of Newton are the correction ξ of hΔq only (no λ): the iteration matrix, scaled
+// by 1/β′ as in GeneralizedAlpha, is n × n,
+//   A = M + (γ′/β′) C_t + (1/β′) K_t T + w_B BᵀB T,
+//   w_B = α/β′ (ali3p),   α (1 + 2μω γ′/β′ + ω²/β′) (penalty),
+// with K_t including ∂(Bᵀλ)/∂q at the current λ. It stays regular where B loses rank (redundant
+// rows, singular positions): the reason MBSLIM's authors prefer these formulations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/integrator.hpp"
+#include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/settings.hpp"
+
+namespace cs {
+
+// The penalty parameters a run uses at step h: α, and for `penalty` ω and μ (settings, or the
+// automatic values, see settings.hpp).
+struct PenaltyParameters {
+  double alpha = 0.0;  // ali3p: [N/m]; penalty: [kg]
+  double omega = 0.0;  // penalty: [rad/s]
+  double mu = 0.0;     // penalty: damping ratio
+  // α / (β′ m̄) (ali3p) or α / m̄ (penalty), m̄ the largest body mass: how stiff the penalty is
+  // against the inertia; too small converges slowly or violates the joints, too large loses digits.
+  double ratio = 0.0;
+  static PenaltyParameters at_step(const System& sys, const SolverSettings& s, double h);
+};
+
+// A warning when the user's penalty parameters are absurd for the masses in the model, with the
+// value that would work; empty if they are fine (or automatic).
+std::string penalty_parameter_warning(const System& sys, const SolverSettings& s);
+
+class PenaltyAlpha final : public Integrator {
+ public:
+  PenaltyAlpha(const System& sys, const SolverSettings& settings);
+
+  StepResult step(State& s, double h) override;
+  int order() const override { return 2; }
+  std::string name() const override;
+  void rows_changed() override {
+    factored_h_ = -1.0;
+    hist_end_t_ = -1e300;  // the λ history belongs to the old rows
+  }
+
+ private:
+  bool ali3p() const { return settings_.formulation == ConstraintFormulation::kAli3p; }
+  // Gathers x and evaluates f, Φ, B, Φ_t (and ζ for penalty), the multipliers λ the residual
+  // uses, and r_q = M v̇ − f + Bᵀλ; with the force tangents if need_matrix.
+  void evaluate(const State& x, bool need_matrix);
+  bool build_and_factor(const State& x);
+  // ali3p: the factor α_i of each row for the step from s (automatic: per row's mass).
+  void row_factors(const State& s);
+  void newton(const State& s, double h, StepResult& res);
+  // ali3p: v onto B v + Φ_t = 0, then v̇ onto B v̇ + ζ = 0, with the factored A.
+  bool project(State& x, std::string& why);
+  // Repeats δy = −A⁻¹ (α/β′) Bᵀ (B y + c) until B y + c is below rel_tol relative to its
+  // largest term (ali3p's projections); adds the corrections' force to *lambda if given.
+  bool project_onto(VecX& y, const VecX& c, double rel_tol, VecX* lambda);
+  void b_times(const VecX& y, VecX& out) const;   // B y
+  void bt_times(const VecX& y, VecX& out) const;  // Bᵀ y
+
+  const System& sys_;
+  SolverSettings settings_;
+  AlphaParameters p_;
+  PenaltyParameters pen_;
+  double beta_p_ = 0.0, gamma_p_ = 0.0;
+  LinearSystem ls_;
+  double factored_h_ = -1.0;
+  // Predictor history: v̇ and λ at the start of the last accepted step, its size and end time.
+  VecX vdot_hist_, lambda_hist_;
+  double hist_h_ = 0.0, hist_end_t_ = -1e300;
+  State trial_;
+  std::vector<BodyKinematics> kin_;
+  VecX m_diag_;             // diagonal of M
+  VecX row_alpha_, row_w_;  // ali3p: α per row; β′ × the weight of each row's BᵀB in A
+  VecX f_, phi_, phi_t_, phi_d_, zeta_, lambda_, r_q_, rhs_, hdq_, Mvdot_, By_, Bty_;
+  MatX B_, dfdq_, dfdv_, Kc_;
+  std::vector<Eigen::Triplet<double>> tB_, tK_, tC_;
+  Eigen::SparseMatrix<double> Bs_;
+};
+
+}  // namespace cs
