@@ -76,7 +76,7 @@ struct SolverSettings {
   ConstraintFormulation formulation = ConstraintFormulation::kIndex3;
   // ali3p and penalty only (penalty_alpha.hpp). α: ali3p [N/m], λ = λ* + αΦ; penalty [kg],
   // λ = α(Φ̈ + 2μωΦ̇ + ω²Φ). ≤ 0 (`auto` in model files) chooses it from the masses and the
-  // step: ali3p 1e5·β′·m_i per row i (m_i the mass the row moves), penalty 1e3·m̄ (m̄ the
+  // step: ali3p 1e5·β′·m_i per row i (m_i the mean mass the row moves), penalty 1e3·m̄ (m̄ the
   // largest body mass; penalty_alpha.cpp).
   double penalty_factor = -1.0;
   double penalty_omega = -1.0;   // penalty: ω [rad/s]; ≤ 0 (`auto`): 1/h
