@@ -28,7 +28,7 @@ constexpr double kStepErrorFraction = 0.003;
 // Increments that stop contracting within this factor of the round-off floor are round-off.
 constexpr double kNoiseBand = 128.0;
 // Adaptive runs: the Newton tolerance is at most this fraction of the error allowed per step
-// (see newton_cap), so that it adds ≲ 1 % to the error the controller holds.
+// (see alpha_newton_cap), so that it adds ≲ 1 % to the error the controller holds.
 constexpr double kAdaptiveNewtonFraction = 0.01;
 // Tolerance proportionality: the local tolerance is the tolerance times √(rtol/this). Measured
 // with g = 1, the global error of A01 (2.5 s) and of the slider–crank (one revolution) was
@@ -314,7 +314,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   const bool modified = settings_.newton == NewtonMode::kModified;
   const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
   const double roundoff = newton_stop::roundoff(s);
-  const double newton_tol = newton_cap(roundoff);
+  const double newton_tol = alpha_newton_cap(settings_, roundoff);
   const double tol_floor = std::min(newton_tol, roundoff);
   const bool step_stop = settings_.newton_step_error_stop && modified && !nonsmooth_;
   // The position bound alone (the order of q and v), and with it the acceleration bound.
@@ -601,20 +601,21 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
 // index-3 generalized-α's a_{n+1} carries the velocity error of the earlier, larger steps
 // divided by h, so that estimate stopped shrinking with h and the step collapsed (A01, t = 0.01 s).
 double GeneralizedAlpha::scaled_local_error(const State& start, const State& x, double h) const {
+  return alpha_local_error(sys_, settings_, p_, start, x, h);
+}
+
+double alpha_local_error(const System& sys, const SolverSettings& st, const AlphaParameters& p,
+                         const State& start, const State& x, double h) {
   double err = 0.0;
-  const double c = h * h * std::abs(p_.beta - 1.0 / 6.0) / local_tolerance_factor();
-  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+  const double c = h * h * std::abs(p.beta - 1.0 / 6.0) / std::sqrt(st.rtol / kProportionalityRef);
+  for (int b = 0; b < sys.model().num_bodies(); ++b) {
     for (int k = 0; k < 6; ++k) {
       const int i = 6 * b + k;
-      const double scale = settings_.atol + settings_.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
+      const double scale = st.atol + st.rtol * (k < 3 ? std::abs(x.x_W[b](k)) : 1.0);
       err = std::max(err, c * std::abs(x.a(i) - start.a(i)) / scale);
     }
   }
   return err;
-}
-
-double GeneralizedAlpha::local_tolerance_factor() const {
-  return std::sqrt(settings_.rtol / kProportionalityRef);
 }
 
 // Adaptive runs: the Newton tolerance of a step is at most kAdaptiveNewtonFraction of the
@@ -622,10 +623,10 @@ double GeneralizedAlpha::local_tolerance_factor() const {
 // error, sets the accuracy at tight tolerances (rtol = atol = 1e-8 allows 1.4e-13 per step,
 // under the default newton_tol of 1e-10). Never below the round-off floor `floor`, which Φ
 // cannot beat.
-double GeneralizedAlpha::newton_cap(double floor) const {
-  if (!settings_.adaptive) return settings_.newton_tol;
-  const double allowed = settings_.atol * local_tolerance_factor();
-  return std::min(std::max(kAdaptiveNewtonFraction * allowed, floor), settings_.newton_tol);
+double alpha_newton_cap(const SolverSettings& st, double floor) {
+  if (!st.adaptive) return st.newton_tol;
+  const double allowed = st.atol * std::sqrt(st.rtol / kProportionalityRef);
+  return std::min(std::max(kAdaptiveNewtonFraction * allowed, floor), st.newton_tol);
 }
 
 bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {

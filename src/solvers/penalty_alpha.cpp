@@ -63,7 +63,9 @@ PenaltyParameters PenaltyParameters::at_step(const System& sys, const SolverSett
     q.ratio = q.alpha / (bp * m);
   } else {
     q.alpha = s.penalty_factor > 0.0 ? s.penalty_factor : kAutoPenalty * m;
-    q.omega = s.penalty_omega > 0.0 ? s.penalty_omega : 1.0 / h;
+    // 1/h of the run's (initial) step, not of each step: an ω that followed adaptive steps
+    // changed the constraint dynamics with the step and the control collapsed (A01, rtol 1e-8).
+    q.omega = s.penalty_omega > 0.0 ? s.penalty_omega : 1.0 / s.step;
     q.mu = s.penalty_damping;
     q.ratio = q.alpha / m;
   }
@@ -239,7 +241,9 @@ void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
   // Stop as GeneralizedAlpha does: newton_tol, and for modified Newton also the acceleration
   // bound (newton_stop.hpp), on the increments ξ and, for ali3p, on ratio·Φ: a constraint error
   // Φ leaves αΦ = ratio·β′m̄·Φ in λ, where index 3 leaves β′m̄·ξ.
-  const double floor = std::min(settings_.newton_tol, newton_stop::roundoff(s));
+  const double roundoff = newton_stop::roundoff(s);
+  const double newton_tol = alpha_newton_cap(settings_, roundoff);
+  const double floor = std::min(newton_tol, roundoff);
   State& x = trial_;
   // Predictor: v̇ and λ* extrapolated linearly from the last step when it ended here (as
   // GeneralizedAlpha's), else held.
@@ -270,9 +274,8 @@ void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
     }
     const double phi_norm = ali3p() && m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     if (!std::isfinite(phi_norm) || !r_q_.allFinite()) break;
-    const double tol = modified
-                           ? newton_stop::accel_bound(x.vdot, beta_p_, floor, settings_.newton_tol)
-                           : settings_.newton_tol;
+    const double tol =
+        modified ? newton_stop::accel_bound(x.vdot, beta_p_, floor, newton_tol) : newton_tol;
     // Increments that stop contracting within kNoiseBand of the round-off floor are round-off.
     const bool stalled = it >= 2 && last_dx >= 0.5 * prev_dx;
     double stop = stalled ? std::max(tol, kNoiseBand * floor) : tol;
@@ -284,7 +287,7 @@ void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
     const bool phi_stalled = ali3p() && m > 0 && it >= 2 && phi_norm >= 0.5 * prev_phi;
     double phi_stop = phi_stalled ? stop : std::max(stop / std::max(pen_.ratio, 1.0), floor);
     if (phi_stalled && stalled) {
-      stop = std::max(stop, kSingularSlack * settings_.newton_tol);
+      stop = std::max(stop, kSingularSlack * newton_tol);
       phi_stop = stop;
     }
     prev_phi = phi_norm;
@@ -446,6 +449,7 @@ StepResult PenaltyAlpha::step(State& s, double h) {
     res.message = os.str();
     return res;
   }
+  if (settings_.adaptive) res.error_estimate = alpha_local_error(sys_, settings_, p_, s, trial_, h);
   vdot_hist_ = s.vdot;
   lambda_hist_ = s.lambda;
   hist_h_ = h;

@@ -31,6 +31,16 @@ struct AlphaParameters {
   static AlphaParameters from_settings(const SolverSettings& s);
 };
 
+// The local position error of a generalized-α step from `start` to `x` (Zienkiewicz–Xie,
+// h²|β − 1/6|‖a_{n+1} − a_n‖) over its tolerance, ≤ 1 acceptable: the step control of every
+// formulation of the family (see GeneralizedAlpha::scaled_local_error).
+double alpha_local_error(const System& sys, const SolverSettings& settings,
+                         const AlphaParameters& p, const State& start, const State& x, double h);
+
+// The Newton tolerance of a step: newton_tol, or in adaptive runs at most 1 % of the smallest
+// local error the controller allows (never below `floor`, the round-off Φ cannot beat).
+double alpha_newton_cap(const SolverSettings& settings, double floor);
+
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
@@ -56,10 +66,6 @@ class GeneralizedAlpha final : public Integrator {
   std::string failure_report(const State& start, const State& s, double h) const;
   // Step control: the local position error over its tolerance (≤ 1 acceptable).
   double scaled_local_error(const State& start, const State& x, double h) const;
-  // Local tolerance over tolerance, √(rtol/kProportionalityRef): global error ∝ tolerance.
-  double local_tolerance_factor() const;
-  // The Newton tolerance: newton_tol, or less in adaptive runs (never < floor).
-  double newton_cap(double floor) const;
   bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }
   // True if the velocity projection's correction w of v is more than 10 % of v (kinetic-energy
   // norm): the step landed on a singular position (see project()).
