@@ -1,5 +1,6 @@
 #include "clearsim/elements/contact/mesh_contact.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +58,9 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
   if (shape_i.body == shape_j.body)
     throw std::invalid_argument("mesh contact '" + this->name() + "': shapes '" + shape_i.name +
                                 "' and '" + shape_j.name + "' are on the same body");
+  if (options_.region_force == RegionForce::kLine && !(options_.reference_length > 0.0))
+    throw std::invalid_argument("mesh contact '" + this->name() +
+                                "': a line region force needs a reference length > 0");
   const Shape* shapes[2] = {&shape_i, &shape_j};
   for (const Shape* sh : shapes) check_contact_mesh(*sh, warnings_);
   double edge = 0.0;
@@ -112,7 +116,9 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   S sum_w(0.0);
   RegionKinematics<S> k;
   k.depth = S(0.0);
+  k.weight = S(1.0);
   std::vector<Vec3> c_values;
+  std::vector<V3<S>> c_all;
   for (const Penetration& e : r.points) {
     const int own = e.side, other = 1 - e.side;
     const V3<S> p = pose[own]->point(sides_[own].vertices_B[e.vertex]);
@@ -126,6 +132,7 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
     sum_w += depth;
     if (value_of(depth) > value_of(k.depth)) k.depth = depth;
     c_values.push_back(Vec3(value_of(c(0)), value_of(c(1)), value_of(c(2))));
+    if (options_.region_force == RegionForce::kLine) c_all.push_back(c);
   }
   using std::sqrt;
   const S norm = sqrt(sum_N.squaredNorm());
@@ -138,7 +145,53 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   k.point = sum_c / sum_w;
   const Vec3 c0(value_of(k.point(0)), value_of(k.point(1)), value_of(k.point(2)));
   for (const Vec3& c : c_values) k.extent = std::max(k.extent, (c - c0).norm());
+  if (options_.region_force == RegionForce::kLine) k.weight = line_weight(c_all, k.N);
   return k;
+}
+
+// L/L_ref, L = t·(c_a − c_b): the extent of the points c along their principal direction t in
+// the tangent plane (the top eigenvector of C = Σ P(c − c̄)(c − c̄)ᵀP, P = I − N Nᵀ), a and b the
+// extreme points along t (chosen in double, like the vertex–face pairs). t carries its exact
+// first derivative dt = Σ_k t_k (t_kᵀ dC t)/(λ − λ_k) over the other eigenvectors, so the
+// weight's tangent is exact while the extreme points stay the same.
+template <class S>
+S MeshContact::line_weight(const std::vector<V3<S>>& c, const V3<S>& N) const {
+  const int n = static_cast<int>(c.size());
+  if (n < 2) return S(0.0);  // a single point has no length
+  V3<S> mean = V3<S>::Zero();
+  for (const V3<S>& x : c) mean += x;
+  mean /= static_cast<double>(n);
+  const M3<S> P = M3<S>::Identity() - N * N.transpose();
+  M3<S> C = M3<S>::Zero();
+  for (const V3<S>& x : c) {
+    const V3<S> d = P * (x - mean);
+    C += d * d.transpose();
+  }
+  Mat3 Cd;
+  for (int r = 0; r < 3; ++r)
+    for (int q = 0; q < 3; ++q) Cd(r, q) = value_of(C(r, q));
+  Eigen::SelfAdjointEigenSolver<Mat3> eig;
+  eig.computeDirect(Cd);
+  const Vec3 t = eig.eigenvectors().col(2);  // eigenvalues ascending
+  const double lambda = eig.eigenvalues()(2);
+  V3<S> tS;
+  for (int r = 0; r < 3; ++r) tS(r) = S(t(r));
+  for (int k = 0; k < 2; ++k) {
+    const double gap = lambda - eig.eigenvalues()(k);
+    if (!(gap > 1e-12 * lambda)) continue;  // a round patch: no principal direction to follow
+    const Vec3 tk = eig.eigenvectors().col(k);
+    S proj(0.0);
+    for (int r = 0; r < 3; ++r)
+      for (int q = 0; q < 3; ++q) proj += tk(r) * (C(r, q) - Cd(r, q)) * t(q);
+    tS += (proj / gap) * V3<S>(S(tk(0)), S(tk(1)), S(tk(2)));
+  }
+  int a = 0, b = 0;
+  for (int e = 1; e < n; ++e) {
+    const double s = t.dot(Vec3(value_of(c[e](0)), value_of(c[e](1)), value_of(c[e](2))));
+    if (s > t.dot(Vec3(value_of(c[a](0)), value_of(c[a](1)), value_of(c[a](2))))) a = e;
+    if (s < t.dot(Vec3(value_of(c[b](0)), value_of(c[b](1)), value_of(c[b](2))))) b = e;
+  }
+  return tS.dot(c[a] - c[b]) / options_.reference_length;
 }
 
 std::vector<int> MeshContact::match(const std::vector<RegionKinematics<double>>& k,
@@ -188,7 +241,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     const V3<S> v = j.velocity_at(k.point) - i.velocity_at(k.point);
     const S delta_dot = -k.N.dot(v);
     const double v_minus = mem ? mem[0] : std::max(value_of(delta_dot), 0.0);
-    const S F_N = laws_.normal.force(k.depth, delta_dot, v_minus);
+    const S F_N = k.weight * laws_.normal.force(k.depth, delta_dot, v_minus);
     V3<S> F = F_N * k.N, F_T = V3<S>::Zero();
     if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
@@ -210,6 +263,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.normal_W = k.N.unaryExpr([](const S& x) { return value_of(x); });
     res.depth = value_of(k.depth);
     res.F_N = value_of(F_N);
+    res.weight = value_of(k.weight);
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
@@ -239,7 +293,7 @@ std::vector<MeshContact::RegionResult> MeshContact::evaluate(const ElementInput&
 
 double MeshContact::potential_energy(const ElementInput& in) const {
   double V = 0.0;
-  for (const RegionResult& r : evaluate(in)) V += laws_.normal.elastic_energy(r.depth);
+  for (const RegionResult& r : evaluate(in)) V += r.weight * laws_.normal.elastic_energy(r.depth);
   return V;
 }
 
@@ -247,8 +301,8 @@ Element::ContactRates MeshContact::contact_rates(const ElementInput& in) const {
   ContactRates rates;
   for (const RegionResult& r : evaluate(in)) {
     const double v_minus = (in.memory && r.slot >= 0) ? in.memory[kMemoryPerRegion * r.slot] : 0.0;
-    rates.stiffness = std::max(rates.stiffness, laws_.normal.elastic_stiffness(r.depth));
-    rates.damping = std::max(rates.damping, laws_.normal.damping_rate(r.depth, v_minus));
+    rates.stiffness = std::max(rates.stiffness, r.weight * laws_.normal.elastic_stiffness(r.depth));
+    rates.damping = std::max(rates.damping, r.weight * laws_.normal.damping_rate(r.depth, v_minus));
   }
   return rates;
 }
