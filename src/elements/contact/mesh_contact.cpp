@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -118,7 +119,9 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   k.depth = S(0.0);
   k.weight = S(1.0);
   std::vector<Vec3> c_values;
-  std::vector<V3<S>> c_all;
+  const bool line = options_.region_force == RegionForce::kLine;
+  std::vector<V3<S>> c_all, vertex_p;
+  std::vector<S> depths;
   for (const Penetration& e : r.points) {
     const int own = e.side, other = 1 - e.side;
     const V3<S> p = pose[own]->point(sides_[own].vertices_B[e.vertex]);
@@ -132,7 +135,38 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
     sum_w += depth;
     if (value_of(depth) > value_of(k.depth)) k.depth = depth;
     c_values.push_back(Vec3(value_of(c(0)), value_of(c(1)), value_of(c(2))));
-    if (options_.region_force == RegionForce::kLine) c_all.push_back(c);
+    if (line) {
+      c_all.push_back(c);
+      vertex_p.push_back(p);
+      depths.push_back(depth);
+    }
+  }
+  std::vector<V3<S>> ends;
+  if (line) {
+    // Each edge leaving the region: its crossing x = p_a + f (p_b − p_a), f = δ_a/(δ_a + s_b),
+    // s_b the outside vertex's distance in front of its nearest face's plane.
+    // Only across one surface of the other mesh: an outside vertex whose nearest face turns
+    // away from the inside vertex's by more than 60° lies off another surface (a gear's end
+    // face coplanar with its mate's, a tip land), and the region ends at the inside vertex.
+    for (const Crossing& cr : r.crossings) {
+      const int own = cr.side, other = 1 - cr.side;
+      const int inside_face = r.points[cr.inside].face;
+      if (sides_[other].normals_B[inside_face].dot(sides_[other].normals_B[cr.face]) < 0.5) {
+        ends.push_back(vertex_p[cr.inside]);
+        continue;
+      }
+      const V3<S> pb = pose[own]->point(sides_[own].vertices_B[cr.vertex]);
+      const V3<S> nb = pose[other]->direction(sides_[other].normals_B[cr.face]);
+      const int b_index = sides_[other].shape.mesh->triangles[cr.face][0];
+      const S s_b = nb.dot(pb - pose[other]->point(sides_[other].vertices_B[b_index]));
+      const V3<S>& pa = vertex_p[cr.inside];
+      const S& da = depths[cr.inside];
+      if (value_of(s_b) <= 0.0 || value_of(da) <= 0.0) {
+        ends.push_back(pb);
+        continue;
+      }
+      ends.push_back(pa + (da / (da + s_b)) * (pb - pa));
+    }
   }
   using std::sqrt;
   const S norm = sqrt(sum_N.squaredNorm());
@@ -145,7 +179,11 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   k.point = sum_c / sum_w;
   const Vec3 c0(value_of(k.point(0)), value_of(k.point(1)), value_of(k.point(2)));
   for (const Vec3& c : c_values) k.extent = std::max(k.extent, (c - c0).norm());
-  if (options_.region_force == RegionForce::kLine) k.weight = line_weight(c_all, k.N);
+  if (line) {
+    k.weight = line_weight(c_all, ends, k.N);
+    for (const S& d : depths) k.shares.push_back(d / sum_w);
+    k.points = std::move(c_all);
+  }
   return k;
 }
 
@@ -155,7 +193,8 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
 // first derivative dt = Σ_k t_k (t_kᵀ dC t)/(λ − λ_k) over the other eigenvectors, so the
 // weight's tangent is exact while the extreme points stay the same.
 template <class S>
-S MeshContact::line_weight(const std::vector<V3<S>>& c, const V3<S>& N) const {
+S MeshContact::line_weight(const std::vector<V3<S>>& c, const std::vector<V3<S>>& ends,
+                           const V3<S>& N) const {
   const int n = static_cast<int>(c.size());
   if (n < 2) return S(0.0);  // a single point has no length
   V3<S> mean = V3<S>::Zero();
@@ -185,13 +224,18 @@ S MeshContact::line_weight(const std::vector<V3<S>>& c, const V3<S>& N) const {
       for (int q = 0; q < 3; ++q) proj += tk(r) * (C(r, q) - Cd(r, q)) * t(q);
     tS += (proj / gap) * V3<S>(S(tk(0)), S(tk(1)), S(tk(2)));
   }
-  int a = 0, b = 0;
-  for (int e = 1; e < n; ++e) {
-    const double s = t.dot(Vec3(value_of(c[e](0)), value_of(c[e](1)), value_of(c[e](2))));
-    if (s > t.dot(Vec3(value_of(c[a](0)), value_of(c[a](1)), value_of(c[a](2))))) a = e;
-    if (s < t.dot(Vec3(value_of(c[b](0)), value_of(c[b](1)), value_of(c[b](2))))) b = e;
-  }
-  return tS.dot(c[a] - c[b]) / options_.reference_length;
+  // The extreme points along t among the points and the crossings.
+  const V3<S>* hi = &c[0];
+  const V3<S>* lo = &c[0];
+  double s_hi = -std::numeric_limits<double>::infinity(), s_lo = -s_hi;
+  const auto consider = [&](const V3<S>& x) {
+    const double s = t.dot(Vec3(value_of(x(0)), value_of(x(1)), value_of(x(2))));
+    if (s > s_hi) s_hi = s, hi = &x;
+    if (s < s_lo) s_lo = s, lo = &x;
+  };
+  for (const V3<S>& x : c) consider(x);
+  for (const V3<S>& x : ends) consider(x);
+  return tS.dot(*hi - *lo) / options_.reference_length;
 }
 
 std::vector<int> MeshContact::match(const std::vector<RegionKinematics<double>>& k,
@@ -243,7 +287,27 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     const double v_minus = mem ? mem[0] : std::max(value_of(delta_dot), 0.0);
     const S F_N = k.weight * laws_.normal.force(k.depth, delta_dot, v_minus);
     V3<S> F = F_N * k.N, F_T = V3<S>::Zero();
-    if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
+    Vec3 friction_moment = Vec3::Zero();
+    double friction_power = 0.0;
+    const bool spread = !k.points.empty() && !fr.has_bristle();
+    if (spread && (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0)) {
+      // The law at each point with its own velocity, weighted by the depth shares (header).
+      for (std::size_t e = 0; e < k.points.size(); ++e) {
+        const V3<S>& c = k.points[e];
+        const V3<S> v_e = j.velocity_at(c) - i.velocity_at(c);
+        const V3<S> v_T = v_e - k.N.dot(v_e) * k.N;
+        const V3<S> F_e = k.shares[e] * fr.force(v_T, F_N, V3<S>(V3<S>::Zero()), v_T);
+        F_T += F_e;
+        f.template head<6>() += wrench_at(i, c, V3<S>(-F_e));
+        f.template tail<6>() += wrench_at(j, c, F_e);
+        if (!out) continue;
+        const Vec3 Fd = F_e.unaryExpr([](const S& x) { return value_of(x); });
+        const Vec3 cd = c.unaryExpr([](const S& x) { return value_of(x); });
+        const Vec3 vd = v_e.unaryExpr([](const S& x) { return value_of(x); });
+        friction_moment += (cd - kd[r].point).cross(Fd);
+        friction_power -= Fd.dot(vd);
+      }
+    } else if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
       V3<S> d = V3<S>::Zero(), d_dot = v_T;
       if (fr.has_bristle() && mem) {
@@ -254,6 +318,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
       }
       F_T = fr.force(v_T, F_N, d, d_dot);
       F += F_T;
+      if (out) friction_power = -value_of(F_T.dot(v));
     }
     f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
     f.template tail<6>() += wrench_at(j, k.point, F);
@@ -264,6 +329,8 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.depth = value_of(k.depth);
     res.F_N = value_of(F_N);
     res.weight = value_of(k.weight);
+    res.friction_moment_W = friction_moment;
+    res.friction_power = friction_power;
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
@@ -373,7 +440,8 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
     Vec3 M = Vec3::Zero();
     for (const RegionResult& r : regions) {
       const Vec3 F = r.F_N * r.normal_W + r.F_T_W;  // on body j
-      M += (r.point_W - p.x).cross(on_j ? F : Vec3(-F));
+      const Vec3 M_j = (r.point_W - p.x).cross(F) + r.friction_moment_W;
+      M += on_j ? M_j : Vec3(-M_j);
     }
     return (p.R.transpose() * M)((k - 7) % 3);
   }
@@ -381,8 +449,7 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
     if (k == 1) value += r.F_N;
     if (k == 2) value += r.F_T_W.norm();
     if (k == 3) value = std::max(value, r.depth);
-    if (k == 6)  // lost: the friction force on j against j's sliding velocity over i
-      value -= r.F_T_W.dot(pj.velocity_at(r.point_W) - pi.velocity_at(r.point_W));
+    if (k == 6) value += r.friction_power;  // lost: −F_T·v_rel (spread: over its points)
   }
   return k == 0 ? static_cast<double>(regions.size()) : value;
 }

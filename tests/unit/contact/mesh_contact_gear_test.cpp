@@ -155,9 +155,12 @@ TEST(MeshContactGears, HelicalPairLineWeightsSumToTheTotalContactRatio) {
     regions_lo = std::min(regions_lo, static_cast<double>(regions.size()));
     regions_hi = std::max(regions_hi, static_cast<double>(regions.size()));
   }
-  // Resolution: a line end cut by a tip edge is found at the last section inside, up to one
-  // section spacing s_t along the line short of it (the gear's end faces are exact), so each
-  // region is short by less than 2 s_t and on average by about s_t over both cut ends.
+  // The line ends are interpolated between the sections (mesh_contact.hpp), but a region is the
+  // rigid overlap of the two meshes, which reaches past the nominal contact line where a tip
+  // edge cuts it (the overlap strip is 2√(2ρδ_n) wide, and its cut end is oblique), so Σ L/L_ref
+  // lies a little above ε_γ: measured +6 % here; bound +10 %. Its ripple over the phase must
+  // stay within two section spacings s_t/L_ref (the vertex extents without interpolation
+  // ripple by 2.5 of them: 2.09 to 2.50).
   const int slices = std::min(slices_per_helix(p1, g1, GearResolution{}),
                               slices_per_helix(p2, gear_geometry(p2), GearResolution{}));
   const double d1 = b / slices / std::cos(g1.beta_b) / L_ref;  // s_t/L_ref, coarser gear
@@ -166,9 +169,11 @@ TEST(MeshContactGears, HelicalPairLineWeightsSumToTheTotalContactRatio) {
       "phases of a base pitch: Σ L/L_ref mean %.4f, %.4f to %.4f (s_t/L_ref = %.3f); regions "
       "%.0f to %.0f\n",
       eps_gamma, samples, sum / samples, lo, hi, d1, regions_lo, regions_hi);
-  EXPECT_GE(lo, eps_gamma - 2.0 * regions_hi * d1);
-  EXPECT_LE(hi, eps_gamma + 0.01 * eps_gamma);  // the δ_n overlap lengthens the lines a little
-  EXPECT_NEAR(sum / samples, eps_gamma - regions_hi * d1, regions_hi * d1);
+  EXPECT_GE(lo, eps_gamma - d1);
+  EXPECT_LE(hi, 1.15 * eps_gamma);
+  EXPECT_GE(sum / samples, eps_gamma);
+  EXPECT_LE(sum / samples, 1.1 * eps_gamma);
+  EXPECT_LT(hi - lo, 2.0 * d1);
   // A point force per region would jump by one whole pair's force as regions come and go.
   EXPECT_LT(hi - lo, 0.5 * (regions_hi - regions_lo));
 }

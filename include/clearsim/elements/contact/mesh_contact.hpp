@@ -17,6 +17,14 @@
 //          extreme points c_e along its principal direction in the tangent plane (the largest
 //          eigenvector of the points' covariance projected on N⊥). A tooth pair's stiffness then
 //          grows with its contact line, as in the analytic gear mesh (gear_mesh.hpp, same L_ref).
+//          Friction (a law without bristle memory) is then spread over the region: the law
+//          at each point c_e with its own tangential velocity, averaged with the depth shares
+//          δ_e/Σδ, each share acting at c_e. A contact line crossing the pitch line of a gear
+//          slides both ways; one velocity at c would cancel them (the analytic mesh cuts the
+//          line at the pitch point for the same reason). The line's ends are the crossings of
+//          the edges leaving the region, interpolated from the inside vertex's depth and the
+//          outside vertex's distance in front of its nearest face, so L grows continuously as
+//          vertices enter and is not short by the vertex spacing.
 // The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
 // fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
 // math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
@@ -98,9 +106,13 @@ class MeshContact final : public Element {
     double depth = 0.0;            // δ [m]
     double F_N = 0.0;              // [N] (weighted)
     double weight = 1.0;           // L/L_ref (line), 1 (point)
-    Vec3 F_T_W = Vec3::Zero();     // friction force on body j [N]
-    int vertices = 0;              // penetrating vertices in the region
-    int slot = -1;                 // memory slot it matched (−1: none)
+    // Friction spread over the region (line): its moment about point_W [N·m] and its power
+    // −Σ F_T,e·v_e [W] (point: 0 and −F_T·v(point)).
+    Vec3 friction_moment_W = Vec3::Zero();
+    double friction_power = 0.0;
+    Vec3 F_T_W = Vec3::Zero();  // friction force on body j [N]
+    int vertices = 0;           // penetrating vertices in the region
+    int slot = -1;              // memory slot it matched (−1: none)
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
   // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused
@@ -127,11 +139,14 @@ class MeshContact final : public Element {
     S depth;
     S weight;  // L/L_ref (line), 1 (point)
     double extent = 0.0;
+    // line: the points c_e and their depth shares δ_e/Σδ, over which friction is spread
+    std::vector<V3<S>> points;
+    std::vector<S> shares;
   };
   template <class S>
   RegionKinematics<S> region_kinematics(const Region& r, const Pose<S>& i, const Pose<S>& j) const;
   template <class S>
-  S line_weight(const std::vector<V3<S>>& c, const V3<S>& N) const;
+  S line_weight(const std::vector<V3<S>>& c, const std::vector<V3<S>>& ends, const V3<S>& N) const;
   std::vector<int> match(const std::vector<RegionKinematics<double>>& k, const Pose<double>& i,
                          const double* memory) const;
   template <class S>
