@@ -75,6 +75,11 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
       side.vertices_B.push_back(side.shape.p_BS + side.shape.R_BS * v);
     for (int t = 0; t < m.num_triangles(); ++t)
       side.normals_B.push_back(side.shape.R_BS * face_normal(m, t));
+    if (options_.region_force == RegionForce::kLine) {
+      side.vertex_faces.resize(m.vertices.size());
+      for (int t = 0; t < m.num_triangles(); ++t)
+        for (int v : m.triangles[t]) side.vertex_faces[v].push_back(t);
+    }
     edge += 0.5 * mean_edge_length(m);
   }
   if (options_.match_distance <= 0.0) options_.match_distance = edge;
@@ -144,21 +149,41 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   std::vector<V3<S>> ends;
   if (line) {
     // Each edge leaving the region: its crossing x = p_a + f (p_b − p_a), f = δ_a/(δ_a + s_b),
-    // s_b the outside vertex's distance in front of its nearest face's plane.
+    // s_b the outside vertex's distance to the other mesh.
     // Only across one surface of the other mesh: an outside vertex whose nearest face turns
     // away from the inside vertex's by more than 60° lies off another surface (a gear's end
     // face coplanar with its mate's, a tip land), and the region ends at the inside vertex.
+    // Likewise the edge itself must run on the surface that meets the mate there: one of its
+    // triangles within 60° of facing the mate's face (not an end face's long triangles).
     for (const Crossing& cr : r.crossings) {
       const int own = cr.side, other = 1 - cr.side;
-      const int inside_face = r.points[cr.inside].face;
-      if (sides_[other].normals_B[inside_face].dot(sides_[other].normals_B[cr.face]) < 0.5) {
+      const Penetration& in_pt = r.points[cr.inside];
+      const int inside_face = in_pt.face;
+      bool along =
+          sides_[other].normals_B[inside_face].dot(sides_[other].normals_B[cr.face]) >= 0.5;
+      if (along) {
+        const V3<S> n_mate = pose[other]->direction(sides_[other].normals_B[inside_face]);
+        const Vec3 facing(-value_of(n_mate(0)), -value_of(n_mate(1)), -value_of(n_mate(2)));
+        const Mat3 R_own = values_of(*pose[own]).R;
+        const auto& tri = sides_[own].shape.mesh->triangles;
+        along = false;
+        for (int t : sides_[own].vertex_faces[in_pt.vertex]) {
+          const auto& tv = tri[t];
+          if (tv[0] != cr.vertex && tv[1] != cr.vertex && tv[2] != cr.vertex) continue;
+          if ((R_own * sides_[own].normals_B[t]).dot(facing) >= 0.5) along = true;
+        }
+      }
+      if (!along) {
         ends.push_back(vertex_p[cr.inside]);
         continue;
       }
       const V3<S> pb = pose[own]->point(sides_[own].vertices_B[cr.vertex]);
-      const V3<S> nb = pose[other]->direction(sides_[other].normals_B[cr.face]);
-      const int b_index = sides_[other].shape.mesh->triangles[cr.face][0];
-      const S s_b = nb.dot(pb - pose[other]->point(sides_[other].vertices_B[b_index]));
+      // s_b: the distance to the nearest point q of the other mesh, held in its frame (its
+      // first derivatives are those of the distance to the whole surface).
+      const Shape& os = sides_[other].shape;
+      const V3<S> q = pose[other]->point(Vec3(os.p_BS + os.R_BS * cr.closest));
+      using std::sqrt;
+      const S s_b = sqrt((pb - q).squaredNorm());
       const V3<S>& pa = vertex_p[cr.inside];
       const S& da = depths[cr.inside];
       if (value_of(s_b) <= 0.0 || value_of(da) <= 0.0) {

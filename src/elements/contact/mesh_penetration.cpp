@@ -20,10 +20,12 @@ Vec3 to_mesh(const MeshPose& X, const Vec3& p_W) { return X.R_WM.transpose() * (
 // that face's plane, the quantity the force kernel differentiates.
 // `hint`: a face of `other` likely near the vertex (it bounds the search from the start; the
 // answer is the same).
-bool probe(const MeshInstance& own, int v, const MeshInstance& other, int hint, Penetration& out) {
+bool probe(const MeshInstance& own, int v, const MeshInstance& other, int hint, Penetration& out,
+           Vec3& closest) {
   const Vec3 p = to_mesh(other.pose, to_world(own.pose, own.mesh->vertices[v]));
   const NearestTriangle nt = other.bvh->nearest(p, hint);
   out.face = nt.triangle;  // also for a vertex found outside (its region's crossings)
+  closest = nt.closest;
   if (nt.triangle < 0) return false;
   const Vec3 n = face_normal(*other.mesh, nt.triangle);  // zero for a degenerate face
   if ((p - nt.closest).dot(n) >= 0.0) return false;
@@ -31,7 +33,10 @@ bool probe(const MeshInstance& own, int v, const MeshInstance& other, int hint, 
   out.depth = n.dot(a - p);
   out.vertex = v;
   out.face = nt.triangle;
-  return out.depth > 0.0;
+  // A vertex on the other mesh's surface (coplanar end faces of two gears) is outside: its sign
+  // is rounding. Tolerance: 1e-9 of the face's edge, far above it.
+  const Vec3& b = other.mesh->vertices[other.mesh->triangles[nt.triangle][1]];
+  return out.depth > 1e-9 * (b - a).norm();
 }
 
 // Inside vertices of `own` reachable from `seeds` through inside vertices (flood fill on edges).
@@ -39,8 +44,8 @@ bool probe(const MeshInstance& own, int v, const MeshInstance& other, int hint, 
 // intersecting triangle pair names, or the one found for the inside vertex that reached them.
 void flood(const MeshInstance& own, const MeshInstance& other, int side,
            const std::vector<std::pair<int, int>>& seeds, std::vector<Penetration>& found,
-           std::unordered_map<int, int>& index_of, std::unordered_map<int, int>& outside_face,
-           DetectionStats* stats) {
+           std::unordered_map<int, int>& index_of,
+           std::unordered_map<int, std::pair<int, Vec3>>& outside_face, DetectionStats* stats) {
   std::unordered_set<int> visited;
   std::vector<std::pair<int, int>> stack(seeds.rbegin(), seeds.rend());  // (vertex, hint)
   while (!stack.empty()) {
@@ -49,8 +54,9 @@ void flood(const MeshInstance& own, const MeshInstance& other, int side,
     if (!visited.insert(v).second) continue;
     if (stats) ++stats->vertices_tested;
     Penetration p;
-    if (!probe(own, v, other, hint, p)) {
-      if (p.face >= 0) outside_face[v] = p.face;
+    Vec3 closest;
+    if (!probe(own, v, other, hint, p, closest)) {
+      if (p.face >= 0) outside_face[v] = {p.face, closest};
       continue;
     }
     p.side = side;
@@ -119,7 +125,8 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
   if (stats) stats->triangle_pairs = static_cast<int>(pairs.size());
   if (pairs.empty()) return {};
   std::vector<Penetration> found;
-  std::unordered_map<int, int> index_of[2], outside_face[2];
+  std::unordered_map<int, int> index_of[2];
+  std::unordered_map<int, std::pair<int, Vec3>> outside_face[2];
   flood(m0, m1, 0, seed_vertices(*m0.mesh, pairs, 0), found, index_of[0], outside_face[0], stats);
   flood(m1, m0, 1, seed_vertices(*m1.mesh, pairs, 1), found, index_of[1], outside_face[1], stats);
   UnionFind uf(static_cast<int>(found.size()));
@@ -151,7 +158,7 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
     const int side = found[k].side;
     for (int nb : (*own[side]->neighbours)[found[k].vertex])
       if (auto o = outside_face[side].find(nb); o != outside_face[side].end())
-        r.crossings.push_back({side, local, nb, o->second});
+        r.crossings.push_back({side, local, nb, o->second.first, o->second.second});
   }
   return regions;
 }

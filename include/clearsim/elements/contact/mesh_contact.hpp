@@ -131,7 +131,8 @@ class MeshContact final : public Element {
     Shape shape;
     std::shared_ptr<const MeshBvh> bvh;
     std::vector<std::vector<int>> neighbours;
-    std::vector<Vec3> vertices_B, normals_B;  // body frame (normals zero for degenerate faces)
+    std::vector<Vec3> vertices_B, normals_B;     // body frame (normals zero for degenerate faces)
+    std::vector<std::vector<int>> vertex_faces;  // triangles at each vertex (line force only)
   };
   template <class S>
   struct RegionKinematics {
