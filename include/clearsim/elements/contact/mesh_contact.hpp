@@ -23,8 +23,9 @@
 //          slides both ways; one velocity at c would cancel them (the analytic mesh cuts the
 //          line at the pitch point for the same reason). The line's ends are the crossings of
 //          the edges leaving the region, interpolated from the inside vertex's depth and the
-//          outside vertex's distance in front of its nearest face, so L grows continuously as
-//          vertices enter and is not short by the vertex spacing.
+//          outside vertex's distance to the other mesh, so L grows continuously as vertices
+//          enter and is not short by the vertex spacing (only edges on the surface facing the
+//          mate, to a vertex whose nearest face is within 60° of the inside vertex's).
 // The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
 // fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
 // math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
