@@ -38,7 +38,51 @@ WorldFrame world_frame(const Model& model, const Shape& s) {
   at.fail(os.str());
 }
 
+struct PairPlacement {
+  contact::GearMeshPlacement placement;
+  GearPairGeometry pair;
+  std::vector<contact::GearHelix> helices;
+  double axis_sign = 1.0;
+};
+
+// The pair geometry and helices of gear shapes s1 (pinion) and s2 (wheel) at the model's initial
+// poses; errors at `at`.
+PairPlacement place_pair(const Cursor& at, const Model& model, const Shape& s1, const Shape& s2) {
+  const WorldFrame f1 = world_frame(model, s1), f2 = world_frame(model, s2);
+  const Vec3 n = f1.R.col(2), d = f2.p - f1.p;
+  PairPlacement pp;
+  pp.axis_sign = n.dot(f2.R.col(2)) >= 0.0 ? 1.0 : -1.0;
+  if (std::abs(n.dot(f2.R.col(2))) < 1.0 - 1e-9)
+    at.fail(at.path() + ": the gear axes (the shapes' z axes) are not parallel");
+  const double a = (d - n * n.dot(d)).norm();
+  contact::GearMeshPlacement& pl = pp.placement;
+  pl.pinion = *s1.gear;
+  pl.wheel = *s2.gear;
+  pl.p_pinion = s1.p_BS;
+  pl.R_pinion = s1.R_BS;
+  pl.p_wheel = s2.p_BS;
+  pl.R_wheel = s2.R_BS;
+  try {
+    pp.pair = gear_pair_geometry(pl.pinion, pl.wheel, a);
+    pp.helices = contact::gear_mesh_helices(pl.pinion, pl.wheel, pp.pair, n.dot(d), pp.axis_sign);
+  } catch (const GearError& err) {
+    fail_gear(at, err);
+  }
+  return pp;
+}
+
 }  // namespace
+
+double gear_reference_length(const Cursor& at, const Model& model, const Shape& s1,
+                             const Shape& s2) {
+  const PairPlacement pp = place_pair(at, model, s1, s2);
+  const double L_ref = pp.helices.front().L_ref;
+  for (const contact::GearHelix& hx : pp.helices)
+    if (std::abs(hx.L_ref - L_ref) > 1e-9 * L_ref)
+      at.fail(at.path() + ": the helices of gears '" + s1.name + "' and '" + s2.name +
+              "' have different reference contact lengths; give 'reference_length'");
+  return L_ref;
+}
 
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
   m.allow_only("in gear_mesh contact '" + e.key + "'",
@@ -57,27 +101,11 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
                            : std::nullopt;
   laws.normal = read_normal_law(law_c, ctx, restitution);
   if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
-  const WorldFrame f1 = world_frame(model, s1), f2 = world_frame(model, s2);
-  const Vec3 n = f1.R.col(2), d = f2.p - f1.p;
-  const double axis_sign = n.dot(f2.R.col(2)) >= 0.0 ? 1.0 : -1.0;
-  if (std::abs(n.dot(f2.R.col(2))) < 1.0 - 1e-9)
-    wc.fail(wc.path() + ": the gear axes (the shapes' z axes) are not parallel");
-  const double a = (d - n * n.dot(d)).norm();
-  contact::GearMeshPlacement pl;
-  pl.pinion = *s1.gear;
-  pl.wheel = *s2.gear;
-  pl.p_pinion = s1.p_BS;
-  pl.R_pinion = s1.R_BS;
-  pl.p_wheel = s2.p_BS;
-  pl.R_wheel = s2.R_BS;
-  GearPairGeometry pair;
-  std::vector<contact::GearHelix> helices;
-  try {
-    pair = gear_pair_geometry(pl.pinion, pl.wheel, a);
-    helices = contact::gear_mesh_helices(pl.pinion, pl.wheel, pair, n.dot(d), axis_sign);
-  } catch (const GearError& err) {
-    fail_gear(wc, err);
-  }
+  const PairPlacement pp = place_pair(wc, model, s1, s2);
+  const contact::GearMeshPlacement& pl = pp.placement;
+  const GearPairGeometry& pair = pp.pair;
+  const std::vector<contact::GearHelix>& helices = pp.helices;
+  const double axis_sign = pp.axis_sign;
   auto element = std::make_unique<contact::GearMeshContact>(e.key, s1.body, s2.body, pl, pair,
                                                             helices, axis_sign, laws);
   // The teeth must not interpenetrate at the start by more than an elastic preload could: a

@@ -12,8 +12,8 @@ namespace cs::model_file {
 
 namespace {
 const std::vector<std::string> kMeshContactKeys = {
-    "type",     "shapes",      "contact",        "restitution",
-    "friction", "max_regions", "match_distance", "candidate_margin"};
+    "type",        "shapes",         "contact",          "restitution",  "friction",
+    "max_regions", "match_distance", "candidate_margin", "region_force", "reference_length"};
 
 // The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
 const Shape& read_contact_shape(const Cursor& c, const Model& model) {
@@ -59,6 +59,29 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   laws.normal = read_normal_law(*m.find("contact"), ctx, restitution);
   if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
   contact::MeshContactOptions options;
+  // Region force: `line` by default between two generated gears (L_ref that of the analytic gear
+  // mesh, so `stiffness` means the same in both), `point` otherwise.
+  const bool gears = a.gear && b.gear;
+  options.region_force = gears ? contact::RegionForce::kLine : contact::RegionForce::kPoint;
+  if (auto c = m.find("region_force")) {
+    const std::string v = read_text(*c, "point or line");
+    if (v == "point") {
+      options.region_force = contact::RegionForce::kPoint;
+    } else if (v == "line") {
+      options.region_force = contact::RegionForce::kLine;
+    } else {
+      c->expected("point or line");
+    }
+  }
+  if (auto c = m.find("reference_length")) {
+    if (options.region_force != contact::RegionForce::kLine)
+      c->fail(c->path() + ": a reference length is only read with region_force: line");
+    options.reference_length = read_positive(*c, "m");
+  } else if (options.region_force == contact::RegionForce::kLine) {
+    if (!gears)
+      m.need("reference_length", "the contact-line length L_ref [m] the law's stiffness is for");
+    options.reference_length = gear_reference_length(shapes[1], model, a, b);
+  }
   if (auto c = m.find("max_regions")) options.max_regions = read_integer(*c, 1);
   if (auto c = m.find("match_distance")) options.match_distance = read_positive(*c, "m");
   // 0: 5 % of the mean edge length; < 0: no reuse (FCL's collide at every evaluation).

@@ -38,6 +38,11 @@ void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointTy
 void read_contacts(const Cursor& section, Model& model);
 // model_reader_gear_mesh.cpp: a `contacts` entry of type gear_mesh.
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model);
+// The contact-line length of one reference tooth pair, L_ref = ε_α b/(cos β_b ε_γ), of two gear
+// shapes as placed at the model's initial poses (the analytic gear mesh's weight unit); fails
+// at `at` if the pair cannot mesh or its helices' L_ref differ.
+double gear_reference_length(const Cursor& at, const Model& model, const Shape& s1,
+                             const Shape& s2);
 // A `type: mesh` entry of the contacts section (model_reader_mesh_contact.cpp).
 void read_mesh_contact(const Entry& e, const MapView& m, Model& model);
 

@@ -73,8 +73,10 @@ class MeshBvh {
                            const MeshPose& X_b, double distance);
 
   // The triangle nearest to the point p_M (mesh frame) and its closest point on it (branch and
-  // bound over the hierarchy's boxes: cost ~ log of the triangle count).
-  NearestTriangle nearest(const Vec3& p_M) const;
+  // bound over the hierarchy's boxes: cost ~ log of the triangle count). `hint`, a triangle
+  // likely to be near (e.g. a neighbouring vertex's), only bounds the search from the start: the
+  // answer is the same triangle as without it, ties included.
+  NearestTriangle nearest(const Vec3& p_M, int hint = -1) const;
 
  private:
   struct Impl;

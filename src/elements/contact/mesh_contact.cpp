@@ -1,6 +1,8 @@
 #include "clearsim/elements/contact/mesh_contact.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -57,6 +59,9 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
   if (shape_i.body == shape_j.body)
     throw std::invalid_argument("mesh contact '" + this->name() + "': shapes '" + shape_i.name +
                                 "' and '" + shape_j.name + "' are on the same body");
+  if (options_.region_force == RegionForce::kLine && !(options_.reference_length > 0.0))
+    throw std::invalid_argument("mesh contact '" + this->name() +
+                                "': a line region force needs a reference length > 0");
   const Shape* shapes[2] = {&shape_i, &shape_j};
   for (const Shape* sh : shapes) check_contact_mesh(*sh, warnings_);
   double edge = 0.0;
@@ -70,6 +75,11 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
       side.vertices_B.push_back(side.shape.p_BS + side.shape.R_BS * v);
     for (int t = 0; t < m.num_triangles(); ++t)
       side.normals_B.push_back(side.shape.R_BS * face_normal(m, t));
+    if (options_.region_force == RegionForce::kLine) {
+      side.vertex_faces.resize(m.vertices.size());
+      for (int t = 0; t < m.num_triangles(); ++t)
+        for (int v : m.triangles[t]) side.vertex_faces[v].push_back(t);
+    }
     edge += 0.5 * mean_edge_length(m);
   }
   if (options_.match_distance <= 0.0) options_.match_distance = edge;
@@ -112,7 +122,11 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   S sum_w(0.0);
   RegionKinematics<S> k;
   k.depth = S(0.0);
+  k.weight = S(1.0);
   std::vector<Vec3> c_values;
+  const bool line = options_.region_force == RegionForce::kLine;
+  std::vector<V3<S>> c_all, vertex_p;
+  std::vector<S> depths;
   for (const Penetration& e : r.points) {
     const int own = e.side, other = 1 - e.side;
     const V3<S> p = pose[own]->point(sides_[own].vertices_B[e.vertex]);
@@ -126,6 +140,58 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
     sum_w += depth;
     if (value_of(depth) > value_of(k.depth)) k.depth = depth;
     c_values.push_back(Vec3(value_of(c(0)), value_of(c(1)), value_of(c(2))));
+    if (line) {
+      c_all.push_back(c);
+      vertex_p.push_back(p);
+      depths.push_back(depth);
+    }
+  }
+  std::vector<V3<S>> ends;
+  if (line) {
+    // Each edge leaving the region: its crossing x = p_a + f (p_b − p_a), f = δ_a/(δ_a + s_b),
+    // s_b the outside vertex's distance to the other mesh.
+    // Only across one surface of the other mesh: an outside vertex whose nearest face turns
+    // away from the inside vertex's by more than 60° lies off another surface (a gear's end
+    // face coplanar with its mate's, a tip land), and the region ends at the inside vertex.
+    // Likewise the edge itself must run on the surface that meets the mate there: one of its
+    // triangles within 60° of facing the mate's face (not an end face's long triangles).
+    for (const Crossing& cr : r.crossings) {
+      const int own = cr.side, other = 1 - cr.side;
+      const Penetration& in_pt = r.points[cr.inside];
+      const int inside_face = in_pt.face;
+      bool along =
+          sides_[other].normals_B[inside_face].dot(sides_[other].normals_B[cr.face]) >= 0.5;
+      if (along) {
+        const V3<S> n_mate = pose[other]->direction(sides_[other].normals_B[inside_face]);
+        const Vec3 facing(-value_of(n_mate(0)), -value_of(n_mate(1)), -value_of(n_mate(2)));
+        const Mat3 R_own = values_of(*pose[own]).R;
+        const auto& tri = sides_[own].shape.mesh->triangles;
+        along = false;
+        for (int t : sides_[own].vertex_faces[in_pt.vertex]) {
+          const auto& tv = tri[t];
+          if (tv[0] != cr.vertex && tv[1] != cr.vertex && tv[2] != cr.vertex) continue;
+          if ((R_own * sides_[own].normals_B[t]).dot(facing) >= 0.5) along = true;
+        }
+      }
+      if (!along) {
+        ends.push_back(vertex_p[cr.inside]);
+        continue;
+      }
+      const V3<S> pb = pose[own]->point(sides_[own].vertices_B[cr.vertex]);
+      // s_b: the distance to the nearest point q of the other mesh, held in its frame (its
+      // first derivatives are those of the distance to the whole surface).
+      const Shape& os = sides_[other].shape;
+      const V3<S> q = pose[other]->point(Vec3(os.p_BS + os.R_BS * cr.closest));
+      using std::sqrt;
+      const S s_b = sqrt((pb - q).squaredNorm());
+      const V3<S>& pa = vertex_p[cr.inside];
+      const S& da = depths[cr.inside];
+      if (value_of(s_b) <= 0.0 || value_of(da) <= 0.0) {
+        ends.push_back(pb);
+        continue;
+      }
+      ends.push_back(pa + (da / (da + s_b)) * (pb - pa));
+    }
   }
   using std::sqrt;
   const S norm = sqrt(sum_N.squaredNorm());
@@ -138,7 +204,63 @@ MeshContact::RegionKinematics<S> MeshContact::region_kinematics(const Region& r,
   k.point = sum_c / sum_w;
   const Vec3 c0(value_of(k.point(0)), value_of(k.point(1)), value_of(k.point(2)));
   for (const Vec3& c : c_values) k.extent = std::max(k.extent, (c - c0).norm());
+  if (line) {
+    k.weight = line_weight(c_all, ends, k.N);
+    for (const S& d : depths) k.shares.push_back(d / sum_w);
+    k.points = std::move(c_all);
+  }
   return k;
+}
+
+// L/L_ref, L = t·(c_a − c_b): the extent of the points c along their principal direction t in
+// the tangent plane (the top eigenvector of C = Σ P(c − c̄)(c − c̄)ᵀP, P = I − N Nᵀ), a and b the
+// extreme points along t (chosen in double, like the vertex–face pairs). t carries its exact
+// first derivative dt = Σ_k t_k (t_kᵀ dC t)/(λ − λ_k) over the other eigenvectors, so the
+// weight's tangent is exact while the extreme points stay the same.
+template <class S>
+S MeshContact::line_weight(const std::vector<V3<S>>& c, const std::vector<V3<S>>& ends,
+                           const V3<S>& N) const {
+  const int n = static_cast<int>(c.size());
+  if (n < 2) return S(0.0);  // a single point has no length
+  V3<S> mean = V3<S>::Zero();
+  for (const V3<S>& x : c) mean += x;
+  mean /= static_cast<double>(n);
+  const M3<S> P = M3<S>::Identity() - N * N.transpose();
+  M3<S> C = M3<S>::Zero();
+  for (const V3<S>& x : c) {
+    const V3<S> d = P * (x - mean);
+    C += d * d.transpose();
+  }
+  Mat3 Cd;
+  for (int r = 0; r < 3; ++r)
+    for (int q = 0; q < 3; ++q) Cd(r, q) = value_of(C(r, q));
+  Eigen::SelfAdjointEigenSolver<Mat3> eig;
+  eig.computeDirect(Cd);
+  const Vec3 t = eig.eigenvectors().col(2);  // eigenvalues ascending
+  const double lambda = eig.eigenvalues()(2);
+  V3<S> tS;
+  for (int r = 0; r < 3; ++r) tS(r) = S(t(r));
+  for (int k = 0; k < 2; ++k) {
+    const double gap = lambda - eig.eigenvalues()(k);
+    if (!(gap > 1e-12 * lambda)) continue;  // a round patch: no principal direction to follow
+    const Vec3 tk = eig.eigenvectors().col(k);
+    S proj(0.0);
+    for (int r = 0; r < 3; ++r)
+      for (int q = 0; q < 3; ++q) proj += tk(r) * (C(r, q) - Cd(r, q)) * t(q);
+    tS += (proj / gap) * V3<S>(S(tk(0)), S(tk(1)), S(tk(2)));
+  }
+  // The extreme points along t among the points and the crossings.
+  const V3<S>* hi = &c[0];
+  const V3<S>* lo = &c[0];
+  double s_hi = -std::numeric_limits<double>::infinity(), s_lo = -s_hi;
+  const auto consider = [&](const V3<S>& x) {
+    const double s = t.dot(Vec3(value_of(x(0)), value_of(x(1)), value_of(x(2))));
+    if (s > s_hi) s_hi = s, hi = &x;
+    if (s < s_lo) s_lo = s, lo = &x;
+  };
+  for (const V3<S>& x : c) consider(x);
+  for (const V3<S>& x : ends) consider(x);
+  return tS.dot(*hi - *lo) / options_.reference_length;
 }
 
 std::vector<int> MeshContact::match(const std::vector<RegionKinematics<double>>& k,
@@ -188,9 +310,29 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     const V3<S> v = j.velocity_at(k.point) - i.velocity_at(k.point);
     const S delta_dot = -k.N.dot(v);
     const double v_minus = mem ? mem[0] : std::max(value_of(delta_dot), 0.0);
-    const S F_N = laws_.normal.force(k.depth, delta_dot, v_minus);
+    const S F_N = k.weight * laws_.normal.force(k.depth, delta_dot, v_minus);
     V3<S> F = F_N * k.N, F_T = V3<S>::Zero();
-    if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
+    Vec3 friction_moment = Vec3::Zero();
+    double friction_power = 0.0;
+    const bool spread = !k.points.empty() && !fr.has_bristle();
+    if (spread && (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0)) {
+      // The law at each point with its own velocity, weighted by the depth shares (header).
+      for (std::size_t e = 0; e < k.points.size(); ++e) {
+        const V3<S>& c = k.points[e];
+        const V3<S> v_e = j.velocity_at(c) - i.velocity_at(c);
+        const V3<S> v_T = v_e - k.N.dot(v_e) * k.N;
+        const V3<S> F_e = k.shares[e] * fr.force(v_T, F_N, V3<S>(V3<S>::Zero()), v_T);
+        F_T += F_e;
+        f.template head<6>() += wrench_at(i, c, V3<S>(-F_e));
+        f.template tail<6>() += wrench_at(j, c, F_e);
+        if (!out) continue;
+        const Vec3 Fd = F_e.unaryExpr([](const S& x) { return value_of(x); });
+        const Vec3 cd = c.unaryExpr([](const S& x) { return value_of(x); });
+        const Vec3 vd = v_e.unaryExpr([](const S& x) { return value_of(x); });
+        friction_moment += (cd - kd[r].point).cross(Fd);
+        friction_power -= Fd.dot(vd);
+      }
+    } else if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
       V3<S> d = V3<S>::Zero(), d_dot = v_T;
       if (fr.has_bristle() && mem) {
@@ -201,6 +343,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
       }
       F_T = fr.force(v_T, F_N, d, d_dot);
       F += F_T;
+      if (out) friction_power = -value_of(F_T.dot(v));
     }
     f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
     f.template tail<6>() += wrench_at(j, k.point, F);
@@ -210,6 +353,9 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.normal_W = k.N.unaryExpr([](const S& x) { return value_of(x); });
     res.depth = value_of(k.depth);
     res.F_N = value_of(F_N);
+    res.weight = value_of(k.weight);
+    res.friction_moment_W = friction_moment;
+    res.friction_power = friction_power;
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
@@ -239,7 +385,7 @@ std::vector<MeshContact::RegionResult> MeshContact::evaluate(const ElementInput&
 
 double MeshContact::potential_energy(const ElementInput& in) const {
   double V = 0.0;
-  for (const RegionResult& r : evaluate(in)) V += laws_.normal.elastic_energy(r.depth);
+  for (const RegionResult& r : evaluate(in)) V += r.weight * laws_.normal.elastic_energy(r.depth);
   return V;
 }
 
@@ -247,8 +393,8 @@ Element::ContactRates MeshContact::contact_rates(const ElementInput& in) const {
   ContactRates rates;
   for (const RegionResult& r : evaluate(in)) {
     const double v_minus = (in.memory && r.slot >= 0) ? in.memory[kMemoryPerRegion * r.slot] : 0.0;
-    rates.stiffness = std::max(rates.stiffness, laws_.normal.elastic_stiffness(r.depth));
-    rates.damping = std::max(rates.damping, laws_.normal.damping_rate(r.depth, v_minus));
+    rates.stiffness = std::max(rates.stiffness, r.weight * laws_.normal.elastic_stiffness(r.depth));
+    rates.damping = std::max(rates.damping, r.weight * laws_.normal.damping_rate(r.depth, v_minus));
   }
   return rates;
 }
@@ -319,7 +465,8 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
     Vec3 M = Vec3::Zero();
     for (const RegionResult& r : regions) {
       const Vec3 F = r.F_N * r.normal_W + r.F_T_W;  // on body j
-      M += (r.point_W - p.x).cross(on_j ? F : Vec3(-F));
+      const Vec3 M_j = (r.point_W - p.x).cross(F) + r.friction_moment_W;
+      M += on_j ? M_j : Vec3(-M_j);
     }
     return (p.R.transpose() * M)((k - 7) % 3);
   }
@@ -327,8 +474,7 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
     if (k == 1) value += r.F_N;
     if (k == 2) value += r.F_T_W.norm();
     if (k == 3) value = std::max(value, r.depth);
-    if (k == 6)  // lost: the friction force on j against j's sliding velocity over i
-      value -= r.F_T_W.dot(pj.velocity_at(r.point_W) - pi.velocity_at(r.point_W));
+    if (k == 6) value += r.friction_power;  // lost: −F_T·v_rel (spread: over its points)
   }
   return k == 0 ? static_cast<double>(regions.size()) : value;
 }

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace cs::contact {
 
@@ -17,9 +18,14 @@ Vec3 to_mesh(const MeshPose& X, const Vec3& p_W) { return X.R_WM.transpose() * (
 // Vertex v of `own` inside `other`: the closest point of the nearest face lies in front of it
 // (its outward normal points from the vertex towards the surface). Depth is the distance behind
 // that face's plane, the quantity the force kernel differentiates.
-bool probe(const MeshInstance& own, int v, const MeshInstance& other, Penetration& out) {
+// `hint`: a face of `other` likely near the vertex (it bounds the search from the start; the
+// answer is the same).
+bool probe(const MeshInstance& own, int v, const MeshInstance& other, int hint, Penetration& out,
+           Vec3& closest) {
   const Vec3 p = to_mesh(other.pose, to_world(own.pose, own.mesh->vertices[v]));
-  const NearestTriangle nt = other.bvh->nearest(p);
+  const NearestTriangle nt = other.bvh->nearest(p, hint);
+  out.face = nt.triangle;  // also for a vertex found outside (its region's crossings)
+  closest = nt.closest;
   if (nt.triangle < 0) return false;
   const Vec3 n = face_normal(*other.mesh, nt.triangle);  // zero for a degenerate face
   if ((p - nt.closest).dot(n) >= 0.0) return false;
@@ -27,27 +33,37 @@ bool probe(const MeshInstance& own, int v, const MeshInstance& other, Penetratio
   out.depth = n.dot(a - p);
   out.vertex = v;
   out.face = nt.triangle;
-  return out.depth > 0.0;
+  // A vertex on the other mesh's surface (coplanar end faces of two gears) is outside: its sign
+  // is rounding. Tolerance: 1e-9 of the face's edge, far above it.
+  const Vec3& b = other.mesh->vertices[other.mesh->triangles[nt.triangle][1]];
+  return out.depth > 1e-9 * (b - a).norm();
 }
 
 // Inside vertices of `own` reachable from `seeds` through inside vertices (flood fill on edges).
+// Seeds and vertices carry a hint for their nearest-face query: the face of `other` their
+// intersecting triangle pair names, or the one found for the inside vertex that reached them.
 void flood(const MeshInstance& own, const MeshInstance& other, int side,
-           const std::vector<int>& seeds, std::vector<Penetration>& found,
-           std::unordered_map<int, int>& index_of, DetectionStats* stats) {
+           const std::vector<std::pair<int, int>>& seeds, std::vector<Penetration>& found,
+           std::unordered_map<int, int>& index_of,
+           std::unordered_map<int, std::pair<int, Vec3>>& outside_face, DetectionStats* stats) {
   std::unordered_set<int> visited;
-  std::vector<int> stack(seeds.rbegin(), seeds.rend());
+  std::vector<std::pair<int, int>> stack(seeds.rbegin(), seeds.rend());  // (vertex, hint)
   while (!stack.empty()) {
-    const int v = stack.back();
+    const auto [v, hint] = stack.back();
     stack.pop_back();
     if (!visited.insert(v).second) continue;
     if (stats) ++stats->vertices_tested;
     Penetration p;
-    if (!probe(own, v, other, p)) continue;
+    Vec3 closest;
+    if (!probe(own, v, other, hint, p, closest)) {
+      if (p.face >= 0) outside_face[v] = {p.face, closest};
+      continue;
+    }
     p.side = side;
     index_of[v] = static_cast<int>(found.size());
     found.push_back(p);
     for (int nb : (*own.neighbours)[v])
-      if (!visited.count(nb)) stack.push_back(nb);
+      if (!visited.count(nb)) stack.emplace_back(nb, p.face);
   }
 }
 
@@ -65,13 +81,19 @@ struct UnionFind {
   }
 };
 
-std::vector<int> seed_vertices(const TriangleMesh& m, const std::vector<std::array<int, 2>>& pairs,
-                               int side) {
-  std::vector<int> seeds;
+// The vertices of `side`'s triangles in `pairs`, in increasing order, each with the other
+// triangle of its first pair as the hint of its nearest-face query.
+std::vector<std::pair<int, int>> seed_vertices(const TriangleMesh& m,
+                                               const std::vector<std::array<int, 2>>& pairs,
+                                               int side) {
+  std::vector<std::pair<int, int>> seeds;
   for (const auto& pr : pairs)
-    for (int v : m.triangles[pr[side]]) seeds.push_back(v);
-  std::sort(seeds.begin(), seeds.end());
-  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    for (int v : m.triangles[pr[side]]) seeds.emplace_back(v, pr[1 - side]);
+  std::stable_sort(seeds.begin(), seeds.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  seeds.erase(std::unique(seeds.begin(), seeds.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; }),
+              seeds.end());
   return seeds;
 }
 
@@ -104,8 +126,9 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
   if (pairs.empty()) return {};
   std::vector<Penetration> found;
   std::unordered_map<int, int> index_of[2];
-  flood(m0, m1, 0, seed_vertices(*m0.mesh, pairs, 0), found, index_of[0], stats);
-  flood(m1, m0, 1, seed_vertices(*m1.mesh, pairs, 1), found, index_of[1], stats);
+  std::unordered_map<int, std::pair<int, Vec3>> outside_face[2];
+  flood(m0, m1, 0, seed_vertices(*m0.mesh, pairs, 0), found, index_of[0], outside_face[0], stats);
+  flood(m1, m0, 1, seed_vertices(*m1.mesh, pairs, 1), found, index_of[1], outside_face[1], stats);
   UnionFind uf(static_cast<int>(found.size()));
   const MeshInstance* own[2] = {&m0, &m1};
   for (int k = 0; k < static_cast<int>(found.size()); ++k) {  // along edges
@@ -129,7 +152,13 @@ std::vector<Region> find_regions(const MeshInstance& m0, const MeshInstance& m1,
     const auto [it, added] =
         region_of_root.try_emplace(uf.root(k), static_cast<int>(regions.size()));
     if (added) regions.emplace_back();
-    regions[it->second].points.push_back(found[k]);
+    Region& r = regions[it->second];
+    const int local = static_cast<int>(r.points.size());
+    r.points.push_back(found[k]);
+    const int side = found[k].side;
+    for (int nb : (*own[side]->neighbours)[found[k].vertex])
+      if (auto o = outside_face[side].find(nb); o != outside_face[side].end())
+        r.crossings.push_back({side, local, nb, o->second.first, o->second.second});
   }
   return regions;
 }

@@ -1,8 +1,9 @@
 // Mesh–mesh contact (elements/contact/mesh_contact.hpp) against closed forms: sphere and box
 // meshes pressed into a plane mesh (a thin grid slab) give the analytic penetration and normal
 // within the mesh resolution; swapping the bodies gives equal and opposite forces; the force
-// tangent matches central differences while the contact set is fixed; region memory follows a
-// region between steps; open, inward and duplicated meshes are refused with a message.
+// tangent matches central differences while the contact set is fixed (point and line region
+// force); a line region carries the law per reference length over its length; region memory
+// follows a region between steps; open, inward and duplicated meshes are refused with a message.
 #include "clearsim/elements/contact/mesh_contact.hpp"
 
 #include <gtest/gtest.h>
@@ -153,24 +154,9 @@ TEST(MeshContact, SwappingTheBodiesGivesEqualAndOppositeForces) {
 }
 
 // With the vertex–face pairs fixed (small perturbations), ∂f/∂q and ∂f/∂v from AD match central
-// differences on the group, both bodies moving.
-TEST(MeshContact, ForceTangentMatchesFiniteDifferences) {
-  ContactLaws laws = hertz_laws(1e8);
-  laws.normal.kind = NormalLawKind::kHuntCrossley;
-  laws.normal.restitution = 0.7;
-  laws.friction.kind = FrictionLawKind::kStribeck;
-  laws.friction.mu_dynamic = 0.2;
-  laws.friction.mu_static = 0.3;
-  const MeshContact mc(
-      "c",
-      make_shape("slab", 1, grid_box_mesh(Vec3(1, 1, 0.1), {16, 16, 1}), Vec3(0.01, 0.0, -0.05)),
-      make_shape("ball", 0, sphere_mesh(0.05, 3), Vec3(0.0, 0.003, 0.0)), laws);
-  BodyKinematics bi = body_at(Vec3(0.0, 0.0, 0.0), so3::exp(Vec3(0.02, -0.03, 0.1)));
-  BodyKinematics bj = body_at(Vec3(0.02, 0.01, 0.047), so3::exp(Vec3(0.4, 0.3, -0.2)));
-  bi.v_W = Vec3(0.01, 0.02, 0.03);
-  bi.w_B = Vec3(0.1, -0.2, 0.3);
-  bj.v_W = Vec3(0.2, -0.1, -0.3);
-  bj.w_B = Vec3(1.0, 0.5, -2.0);
+// differences on the group, both bodies moving. The contact must have a remembered region.
+void expect_tangent_matches_finite_differences(const MeshContact& mc, const BodyKinematics& bi,
+                                               const BodyKinematics& bj) {
   std::vector<double> memory(mc.num_memory(), 0.0);
   mc.update_memory({0.0, &bi, &bj, memory.data()}, memory.data());  // onset: δ̇⁻ remembered
   ASSERT_GT(memory[0], 0.0);
@@ -208,6 +194,90 @@ TEST(MeshContact, ForceTangentMatchesFiniteDifferences) {
   EXPECT_GT(scale_q, 1e3);
   EXPECT_LT((exact.df_dq - fd_q).cwiseAbs().maxCoeff(), 1e-5 * scale_q);
   EXPECT_LT((exact.df_dv - fd_v).cwiseAbs().maxCoeff(), 1e-5 * scale_v);
+}
+
+ContactLaws tangent_laws() {
+  ContactLaws laws = hertz_laws(1e8);
+  laws.normal.kind = NormalLawKind::kHuntCrossley;
+  laws.normal.restitution = 0.7;
+  laws.friction.kind = FrictionLawKind::kStribeck;
+  laws.friction.mu_dynamic = 0.2;
+  laws.friction.mu_static = 0.3;
+  return laws;
+}
+
+TEST(MeshContact, ForceTangentMatchesFiniteDifferences) {
+  const MeshContact mc(
+      "c",
+      make_shape("slab", 1, grid_box_mesh(Vec3(1, 1, 0.1), {16, 16, 1}), Vec3(0.01, 0.0, -0.05)),
+      make_shape("ball", 0, sphere_mesh(0.05, 3), Vec3(0.0, 0.003, 0.0)), tangent_laws());
+  BodyKinematics bi = body_at(Vec3(0.0, 0.0, 0.0), so3::exp(Vec3(0.02, -0.03, 0.1)));
+  BodyKinematics bj = body_at(Vec3(0.02, 0.01, 0.047), so3::exp(Vec3(0.4, 0.3, -0.2)));
+  bi.v_W = Vec3(0.01, 0.02, 0.03);
+  bi.w_B = Vec3(0.1, -0.2, 0.3);
+  bj.v_W = Vec3(0.2, -0.1, -0.3);
+  bj.w_B = Vec3(1.0, 0.5, -2.0);
+  expect_tangent_matches_finite_differences(mc, bi, bj);
+}
+
+MeshContactOptions line_force(double reference_length) {
+  MeshContactOptions o;
+  o.region_force = RegionForce::kLine;
+  o.reference_length = reference_length;
+  return o;
+}
+
+// Line region force: a bar lying on the plane along its length L carries (L/L_ref) K δ^n, the
+// law per reference length, at any heading; the point force (the default) is the law's K δ^n.
+// The bar's four bottom corners are the region (the plane's vertices miss its footprint), so L
+// is exact.
+TEST(MeshContact, LineRegionForceIsTheLawPerReferenceLength) {
+  const Vec3 size(0.1, 0.02, 0.04);
+  const double K = 1e9, L_ref = 0.04, delta = 1e-3;
+  const Shape plane = plane_shape(8), bar = make_shape("bar", kBody, box_mesh(size));
+  const MeshContact line("line", plane, bar, hertz_laws(K), line_force(L_ref));
+  const MeshContact point("point", plane, bar, hertz_laws(K));
+  for (double heading : {0.0, 0.3, 1.2}) {
+    const BodyKinematics g,
+        b = body_at(Vec3(0.1, 0.2, 0.5 * size.z() - delta), so3::exp(Vec3(0, 0, heading)));
+    const auto rl = line.evaluate({0.0, &g, &b, nullptr});
+    const auto rp = point.evaluate({0.0, &g, &b, nullptr});
+    ASSERT_EQ(rl.size(), 1u);
+    ASSERT_EQ(rp.size(), 1u);
+    EXPECT_NEAR(rl[0].weight, size.x() / L_ref, 1e-9) << heading;
+    EXPECT_NEAR(rl[0].F_N, size.x() / L_ref * K * std::pow(delta, 1.5), 1e-9 * rl[0].F_N);
+    EXPECT_EQ(rp[0].weight, 1.0);
+    EXPECT_NEAR(rp[0].F_N, K * std::pow(delta, 1.5), 1e-9 * rp[0].F_N);
+  }
+  EXPECT_THROW(MeshContact("bad", plane, bar, hertz_laws(K), line_force(0.0)),
+               std::invalid_argument);
+}
+
+// The line weight's tangent (the principal direction's derivative included) matches central
+// differences: a subdivided bar lying on one edge, tilted so that its depth varies along it, on a
+// slab, both bodies moving.
+TEST(MeshContact, LineForceTangentMatchesFiniteDifferences) {
+  const MeshContact mc(
+      "c",
+      make_shape("slab", 1, grid_box_mesh(Vec3(1, 1, 0.1), {16, 16, 1}), Vec3(0.01, 0.0, -0.05)),
+      make_shape("bar", 0, grid_box_mesh(Vec3(0.2, 0.03, 0.03), {20, 3, 3})), tangent_laws(),
+      line_force(0.05));
+  BodyKinematics bi = body_at(Vec3(0.0, 0.0, 0.0), so3::exp(Vec3(0.02, -0.03, 0.1)));
+  // Edge down (45° about x), tipped 0.01 rad about y: depth 0.3–2.3 mm along the edge.
+  const double half_diagonal = 0.015 * std::sqrt(2.0);
+  BodyKinematics bj =
+      body_at(Vec3(0.02, 0.01, half_diagonal - 1.3e-3),
+              so3::exp(Vec3(0, 0.01, 0.0)) * so3::exp(Vec3(0.25 * std::numbers::pi, 0, 0)));
+  bi.v_W = Vec3(0.01, 0.02, 0.03);
+  bi.w_B = Vec3(0.1, -0.2, 0.3);
+  bj.v_W = Vec3(0.2, -0.1, -0.3);
+  bj.w_B = Vec3(1.0, 0.5, -2.0);
+  const auto regions = mc.evaluate({0.0, &bi, &bj, nullptr});
+  ASSERT_GE(regions.size(), 1u);
+  double weight = 0.0;
+  for (const auto& r : regions) weight = std::max(weight, r.weight);
+  EXPECT_GT(weight, 1.0);  // most of the 0.2 m edge over L_ref = 0.05 m
+  expect_tangent_matches_finite_differences(mc, bi, bj);
 }
 
 // Two spheres on one body touch the plane in two regions; each keeps its memory slot while it

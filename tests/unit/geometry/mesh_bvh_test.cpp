@@ -32,6 +32,13 @@ TEST(MeshBvh, NearestTriangleMatchesBruteForce) {
       const NearestTriangle n = bvh.nearest(p);
       ASSERT_GE(n.triangle, 0);
       EXPECT_NEAR((p - n.closest).norm(), best, 1e-12) << "point " << p.transpose();
+      // A hint (the answer, a neighbour of it, anything) changes nothing, ties included (points
+      // over an edge or a vertex are equally near several triangles).
+      for (int hint : {n.triangle, (n.triangle + 1) % m.num_triangles(), k % m.num_triangles()}) {
+        const NearestTriangle h = bvh.nearest(p, hint);
+        EXPECT_EQ(h.triangle, n.triangle) << "point " << p.transpose() << ", hint " << hint;
+        EXPECT_EQ(h.closest, n.closest);
+      }
     }
   }
 }

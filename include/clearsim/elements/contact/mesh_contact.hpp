@@ -8,6 +8,24 @@
 //   n_f for a vertex of j, −n_f for a vertex of i), midpoint c_e = p_e + ½ δ_e n_f;
 //   region: δ = max δ_e, N = Σ δ_e N_e / ‖Σ δ_e N_e‖, point c = Σ δ_e c_e / Σ δ_e;
 //   relative velocity v = v_j(c) − v_i(c), δ̇ = −Nᵀv, v_T = v − (Nᵀv) N.
+// Region force (MeshContactOptions::region_force):
+//   point  F_N = F_law(δ, δ̇, δ̇⁻): the law is a point-contact law for the whole region (Hertz:
+//          K = (4/3) E* √R*); a sphere on a plane.
+//   line   F_N = (L/L_ref) F_law(δ, δ̇, δ̇⁻): the law's stiffness is that of a contact line of
+//          length L_ref (reference_length), so the force per unit length is F_law/L_ref and a
+//          region carries it over its length L: the distance ‖c_a − c_b‖ between the region's two
+//          extreme points c_e along its principal direction in the tangent plane (the largest
+//          eigenvector of the points' covariance projected on N⊥). A tooth pair's stiffness then
+//          grows with its contact line, as in the analytic gear mesh (gear_mesh.hpp, same L_ref).
+//          Friction (a law without bristle memory) is then spread over the region: the law
+//          at each point c_e with its own tangential velocity, averaged with the depth shares
+//          δ_e/Σδ, each share acting at c_e. A contact line crossing the pitch line of a gear
+//          slides both ways; one velocity at c would cancel them (the analytic mesh cuts the
+//          line at the pitch point for the same reason). The line's ends are the crossings of
+//          the edges leaving the region, interpolated from the inside vertex's depth and the
+//          outside vertex's distance to the other mesh, so L grows continuously as vertices
+//          enter and is not short by the vertex spacing (only edges on the surface facing the
+//          mate, to a vertex whose nearest face is within 60° of the inside vertex's).
 // The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
 // fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
 // math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
@@ -38,9 +56,14 @@
 
 namespace cs::contact {
 
+// How a region's normal force follows its extent (header).
+enum class RegionForce { kPoint, kLine };
+
 struct MeshContactOptions {
-  int max_regions = 32;         // memory slots
-  double match_distance = 0.0;  // [m]; 0: the mean edge length of the two meshes
+  RegionForce region_force = RegionForce::kPoint;
+  double reference_length = 0.0;  // L_ref [m], > 0 for kLine
+  int max_regions = 32;           // memory slots
+  double match_distance = 0.0;    // [m]; 0: the mean edge length of the two meshes
   // Broad-phase reuse (ContactCandidates): triangle pairs within this distance are kept and
   // re-tested while the relative pose moves less than it. 0: 5 % of the mean edge length of the
   // two meshes; < 0: none (FCL's collide at every evaluation).
@@ -57,7 +80,7 @@ class MeshContact final : public Element {
   static constexpr int kMemoryPerRegion = 10;
 
   // Shapes' bodies are body_i and body_j. Throws std::invalid_argument if a mesh fails
-  // check_contact_mesh or both shapes are on one body.
+  // check_contact_mesh, both shapes are on one body, or kLine has no reference_length > 0.
   MeshContact(std::string name, const Shape& shape_i, const Shape& shape_j, ContactLaws laws,
               MeshContactOptions options = {});
   std::string kind() const override { return "mesh_contact"; }
@@ -82,10 +105,15 @@ class MeshContact final : public Element {
     Vec3 point_W = Vec3::Zero();   // c [m]
     Vec3 normal_W = Vec3::Zero();  // N, along which body j is pushed
     double depth = 0.0;            // δ [m]
-    double F_N = 0.0;              // [N]
-    Vec3 F_T_W = Vec3::Zero();     // friction force on body j [N]
-    int vertices = 0;              // penetrating vertices in the region
-    int slot = -1;                 // memory slot it matched (−1: none)
+    double F_N = 0.0;              // [N] (weighted)
+    double weight = 1.0;           // L/L_ref (line), 1 (point)
+    // Friction spread over the region (line): its moment about point_W [N·m] and its power
+    // −Σ F_T,e·v_e [W] (point: 0 and −F_T·v(point)).
+    Vec3 friction_moment_W = Vec3::Zero();
+    double friction_power = 0.0;
+    Vec3 F_T_W = Vec3::Zero();  // friction force on body j [N]
+    int vertices = 0;           // penetrating vertices in the region
+    int slot = -1;              // memory slot it matched (−1: none)
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
   // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused
@@ -104,16 +132,23 @@ class MeshContact final : public Element {
     Shape shape;
     std::shared_ptr<const MeshBvh> bvh;
     std::vector<std::vector<int>> neighbours;
-    std::vector<Vec3> vertices_B, normals_B;  // body frame (normals zero for degenerate faces)
+    std::vector<Vec3> vertices_B, normals_B;     // body frame (normals zero for degenerate faces)
+    std::vector<std::vector<int>> vertex_faces;  // triangles at each vertex (line force only)
   };
   template <class S>
   struct RegionKinematics {
     V3<S> point, N;
     S depth;
+    S weight;  // L/L_ref (line), 1 (point)
     double extent = 0.0;
+    // line: the points c_e and their depth shares δ_e/Σδ, over which friction is spread
+    std::vector<V3<S>> points;
+    std::vector<S> shares;
   };
   template <class S>
   RegionKinematics<S> region_kinematics(const Region& r, const Pose<S>& i, const Pose<S>& j) const;
+  template <class S>
+  S line_weight(const std::vector<V3<S>>& c, const std::vector<V3<S>>& ends, const V3<S>& N) const;
   std::vector<int> match(const std::vector<RegionKinematics<double>>& k, const Pose<double>& i,
                          const double* memory) const;
   template <class S>

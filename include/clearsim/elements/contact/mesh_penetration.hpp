@@ -33,8 +33,19 @@ struct Penetration {
   double depth = 0.0;  // distance behind that face's plane [m], > 0
 };
 
+// A mesh edge from an inside vertex to one found outside the other mesh: where the region ends
+// along that edge (mesh_contact.hpp interpolates the crossing from the two signed distances).
+struct Crossing {
+  int side = 0;                 // whose edge (as Penetration::side)
+  int inside = -1;              // the inside end: index into Region::points
+  int vertex = -1;              // the outside end, vertex index in its own mesh
+  int face = -1;                // the outside end's nearest triangle of the other mesh
+  Vec3 closest = Vec3::Zero();  // its closest point on that triangle, other mesh's frame [m]
+};
+
 struct Region {
   std::vector<Penetration> points;
+  std::vector<Crossing> crossings;  // every edge leaving the region's inside vertices
 };
 
 struct DetectionStats {
