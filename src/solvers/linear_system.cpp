@@ -55,6 +55,13 @@ MatrixSink LinearSystem::begin() {
   return MatrixSink(&dense_);
 }
 
+MatX LinearSystem::assembled() const {
+  if (!sparse_) return dense_;
+  Eigen::SparseMatrix<double> A(n_, n_);
+  A.setFromTriplets(triplets_.begin(), triplets_.end());
+  return MatX(A);
+}
+
 bool LinearSystem::factorize() {
   if (!sparse_) {
     if (!dense_.allFinite()) return false;

@@ -411,6 +411,27 @@ void PenaltyAlpha::row_factors(const State& s) {
     row_alpha_(i) = bb(i) > 0.0 ? per_mass * bbm(i) / (bb(i) * bb(i)) : pen_.alpha;
 }
 
+PenaltyAlpha::Linearization PenaltyAlpha::linearize(const State& s, const VecX& hdq, double h) {
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
+  beta_p_ = beta_prime(p_, h);
+  gamma_p_ = gamma / (h * beta);
+  pen_ = PenaltyParameters::at_step(sys_, settings_, h);
+  row_factors(s);
+  State x = s;
+  x.t = s.t + h;
+  hdq_ = hdq;
+  integrate_configuration(s, hdq_, x);
+  x.a = (hdq / h - s.v - h * (0.5 - beta) * s.a) / (h * beta);
+  x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
+  x.vdot = ((1.0 - am) * x.a + am * s.a - af * s.vdot) / (1.0 - af);
+  evaluate(x, true);
+  Linearization out;
+  out.residual = r_q_;
+  build_and_factor(x);
+  out.matrix = ls_.assembled();
+  return out;
+}
+
 StepResult PenaltyAlpha::step(State& s, double h) {
   StepResult res;
   beta_p_ = beta_prime(p_, h);

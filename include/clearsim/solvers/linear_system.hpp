@@ -32,6 +32,8 @@ class LinearSystem {
   bool factorize();
   // Solves in place with the last factorisation.
   void solve(VecX& rhs) const;
+  // The matrix last assembled, as a dense matrix (either path; for tests of tangents).
+  MatX assembled() const;
   // Smallest over largest pivot |U_kk| of the last factorisation.
   double rcond() const { return rcond_; }
 

@@ -51,6 +51,15 @@ class PenaltyAlpha final : public Integrator {
   StepResult step(State& s, double h) override;
   int order() const override { return 2; }
   std::string name() const override;
+  // For tests of the tangent: the residual r_q at the state reached from s by the increment
+  // hdq of hΔq (the generalized-α relations, λ* = s.lambda), and the iteration matrix A there,
+  // which must equal (1/β′) ∂r_q/∂(hdq) (ali3p: exactly; penalty: up to the terms it leaves out).
+  struct Linearization {
+    VecX residual;
+    MatX matrix;
+  };
+  Linearization linearize(const State& s, const VecX& hdq, double h);
+
   void rows_changed() override {
     factored_h_ = -1.0;
     hist_end_t_ = -1e300;  // the λ history belongs to the old rows
