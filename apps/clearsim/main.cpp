@@ -237,14 +237,16 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), problem.c_str());
     return 1;
   }
+  // The settings' warnings first: they often say why the first step fails (an absurd penalty
+  // factor, a force too stiff for the step).
+  warn_if_huge(path, lm.run, channels.names().size());
+  for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
+    std::fprintf(stderr, "%s: warning: %s\n", path.c_str(), w.c_str());
   if (const std::string why = first_step_problem(lm); !why.empty()) {
     std::fprintf(stderr, "%s: error: the first step fails (run would stop there): %s\n",
                  path.c_str(), why.c_str());
     return 1;
   }
-  warn_if_huge(path, lm.run, channels.names().size());
-  for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
-    std::fprintf(stderr, "%s: warning: %s\n", path.c_str(), w.c_str());
   std::printf(
       "%s: ok — %d bodies, %zu elements, %d independent constraint rows, %d degrees of "
       "freedom; %s analysis to t = %g s\n",
