@@ -68,6 +68,15 @@ struct MeshContactOptions {
   // re-tested while the relative pose moves less than it. 0: 5 % of the mean edge length of the
   // two meshes; < 0: none (FCL's collide at every evaluation).
   double candidate_margin = 0.0;  // [m]
+  // Hold the contact set through a step: the regions (vertex–face pairs, line-end crossings)
+  // found at the first evaluation at a time t (an implicit step's predictor) are reused by the
+  // later evaluations at the same t (its Newton iterates, the accepted state's memory and
+  // outputs) while the meshes' relative motion since then (bounded at the corners of their
+  // bounding boxes) stays within hold_distance; only the smooth quantities (depths, normal, line
+  // length, velocities) are evaluated again, so the tangents are those of the residual Newton
+  // solves. Otherwise, or with false, the set is detected at every evaluation.
+  bool hold_contact_set = true;
+  double hold_distance = 0.0;  // [m]; 0: 1 % of the smaller mean edge length of the two meshes
 };
 
 // Checks a mesh for use as a contact shape: throws std::invalid_argument (naming the shape) if it
@@ -134,6 +143,7 @@ class MeshContact final : public Element {
     std::vector<std::vector<int>> neighbours;
     std::vector<Vec3> vertices_B, normals_B;     // body frame (normals zero for degenerate faces)
     std::vector<std::vector<int>> vertex_faces;  // triangles at each vertex (line force only)
+    std::vector<Vec3> box_corners;               // the mesh's bounding box, mesh frame
   };
   template <class S>
   struct RegionKinematics {
@@ -166,6 +176,17 @@ class MeshContact final : public Element {
   // whole if one model is evaluated from two threads.
   mutable std::mutex candidates_mutex_;
   std::unique_ptr<ContactCandidates> candidates_;
+  // The contact set held through a step (MeshContactOptions::hold_contact_set), under the same
+  // mutex: found at time t with mesh 1's frame at M q + c in mesh 0's (q ↦ M q + c).
+  struct HeldSet {
+    bool valid = false;
+    double t = 0.0;
+    Mat3 M = Mat3::Identity();
+    Vec3 c = Vec3::Zero();
+    std::vector<Region> regions;
+    DetectionStats stats;
+  };
+  mutable HeldSet held_;
 };
 
 }  // namespace cs::contact
