@@ -28,7 +28,8 @@
 //          mate, to a vertex whose nearest face is within 60° of the inside vertex's).
 // The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
 // fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
-// math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
+// math/autodiff.hpp); changes of the contact set are not differentiated, so the set is held
+// through a step (MeshContactOptions::hold_contact_set) and found again at the next one.
 //
 // Memory: max_regions slots of kMemoryPerRegion values (State::memory, written after accepted
 // steps only):
