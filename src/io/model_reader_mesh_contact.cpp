@@ -12,8 +12,9 @@ namespace cs::model_file {
 
 namespace {
 const std::vector<std::string> kMeshContactKeys = {
-    "type",        "shapes",         "contact",          "restitution",  "friction",
-    "max_regions", "match_distance", "candidate_margin", "region_force", "reference_length"};
+    "type",         "shapes",          "contact",          "restitution",      "friction",
+    "max_regions",  "match_distance",  "candidate_margin", "hold_contact_set", "hold_distance",
+    "region_force", "reference_length"};
 
 // The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
 const Shape& read_contact_shape(const Cursor& c, const Model& model) {
@@ -86,6 +87,8 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   if (auto c = m.find("match_distance")) options.match_distance = read_positive(*c, "m");
   // 0: 5 % of the mean edge length; < 0: no reuse (FCL's collide at every evaluation).
   if (auto c = m.find("candidate_margin")) options.candidate_margin = read_number(*c, "m");
+  if (auto c = m.find("hold_contact_set")) options.hold_contact_set = read_bool(*c);
+  if (auto c = m.find("hold_distance")) options.hold_distance = read_positive(*c, "m");
   build_at(e.value.source(), e.value.key_pos(), [&] {
     check_contact_laws(e.key, laws, contact::SpherePlaneGeometry{});
     return add_element(model, std::make_unique<contact::MeshContact>(e.key, a, b, laws, options));

@@ -64,7 +64,7 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
                                 "': a line region force needs a reference length > 0");
   const Shape* shapes[2] = {&shape_i, &shape_j};
   for (const Shape* sh : shapes) check_contact_mesh(*sh, warnings_);
-  double edge = 0.0;
+  double edge = 0.0, smallest_edge = std::numeric_limits<double>::infinity();
   for (int s = 0; s < 2; ++s) {
     Side& side = sides_[s];
     side.shape = *shapes[s];
@@ -80,12 +80,22 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
       for (int t = 0; t < m.num_triangles(); ++t)
         for (int v : m.triangles[t]) side.vertex_faces[v].push_back(t);
     }
-    edge += 0.5 * mean_edge_length(m);
+    const double mesh_edge = mean_edge_length(m);
+    edge += 0.5 * mesh_edge;
+    smallest_edge = std::min(smallest_edge, mesh_edge);
+    Vec3 lo = m.vertices.front(), hi = lo;
+    for (const Vec3& v : m.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (int k = 0; k < 8; ++k)
+      side.box_corners.push_back(
+          Vec3(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z()));
   }
   if (options_.match_distance <= 0.0) options_.match_distance = edge;
   // A search with margin m costs more the larger m (seed 004's teeth: 50 µm pays, 1 mm does
   // not; docs/PERFORMANCE.md), so the default only covers small motions.
   if (options_.candidate_margin == 0.0) options_.candidate_margin = 0.05 * edge;
+  // The Newton iterates of a step move by micrometres; a larger move at the same t is a new
+  // configuration and gets its own set.
+  if (options_.hold_distance <= 0.0) options_.hold_distance = 0.01 * smallest_edge;
   if (options_.candidate_margin > 0.0)
     candidates_ = std::make_unique<ContactCandidates>(*sides_[0].bvh, *sides_[1].bvh,
                                                       options_.candidate_margin);
@@ -105,13 +115,39 @@ MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
 std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats,
                                         bool full) const {
   const MeshInstance m0 = instance(0, *in.i), m1 = instance(1, *in.j);
-  if (full || !candidates_) return find_regions(m0, m1, stats);
-  std::vector<std::array<int, 2>> pairs;
-  {
-    const std::lock_guard<std::mutex> lock(candidates_mutex_);
-    pairs = candidates_->intersecting(m0, m1, stats);
+  if (full) return find_regions(m0, m1, stats);
+  const auto search = [&](DetectionStats* st) {
+    if (!candidates_) return find_regions(m0, m1, st);
+    return find_regions(m0, m1, candidates_->intersecting(m0, m1, st), st);
+  };
+  const std::lock_guard<std::mutex> lock(candidates_mutex_);
+  if (!options_.hold_contact_set) return search(stats);
+  // Mesh 1's frame in mesh 0's: q ↦ M q + c.
+  const Mat3 M = m0.pose.R_WM.transpose() * m1.pose.R_WM;
+  const Vec3 c = m0.pose.R_WM.transpose() * (m1.pose.p_WM - m0.pose.p_WM);
+  if (held_.valid && held_.t == in.t) {
+    // The largest motion since the set was found of a point in both meshes' boxes relative to
+    // the other mesh: affine in the point, so largest at a box corner (of either box).
+    const Mat3 dM = M - held_.M;
+    const Vec3 dc = c - held_.c;
+    double moved_1 = 0.0, moved_0 = 0.0;
+    for (const Vec3& q : sides_[1].box_corners) moved_1 = std::max(moved_1, (dM * q + dc).norm());
+    for (const Vec3& p : sides_[0].box_corners)
+      moved_0 =
+          std::max(moved_0, (M.transpose() * (p - c) - held_.M.transpose() * (p - held_.c)).norm());
+    if (std::min(moved_0, moved_1) <= options_.hold_distance) {
+      if (stats) *stats = held_.stats;
+      return held_.regions;
+    }
   }
-  return find_regions(m0, m1, pairs, stats);
+  held_.stats = DetectionStats{};
+  held_.regions = search(&held_.stats);
+  held_.valid = true;
+  held_.t = in.t;
+  held_.M = M;
+  held_.c = c;
+  if (stats) *stats = held_.stats;
+  return held_.regions;
 }
 
 template <class S>

@@ -122,7 +122,7 @@ TEST(MeshCandidates, SpurPairMatchesFullDetectionAlongAMeshPeriod) {
   for (int k = 0; k < steps; ++k) {
     const double phi = pitch * k / 40.0 + 0.3 * noise(rng);  // 1/40 pitch a step
     const Pair x = spur_pose(p1, p2, phi, noise(rng));
-    const ElementInput in{0.0, &x.pinion, &x.wheel, nullptr};
+    const ElementInput in{static_cast<double>(k), &x.pinion, &x.wheel, nullptr};
     DetectionStats reused_stats, full_stats;
     const auto reused = mc.detect(in, &reused_stats);
     const auto full = mc.detect(in, &full_stats, true);

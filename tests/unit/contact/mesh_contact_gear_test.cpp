@@ -62,7 +62,7 @@ TEST(MeshContactGears, SpurPairRegionsFollowTheLineOfAction) {
     wheel.x_W = Vec3(pair.a, 0, 0);
     wheel.R_WB = so3::exp(Vec3(
         0, 0, std::numbers::pi + std::numbers::pi / p2.teeth - sign * phi * p1.teeth / p2.teeth));
-    const auto regions = mc.evaluate({0.0, &pinion, &wheel, nullptr});
+    const auto regions = mc.evaluate({static_cast<double>(k), &pinion, &wheel, nullptr});
     ASSERT_GE(regions.size(), 1u) << "phi = " << phi;
     ASSERT_LE(regions.size(), 2u) << "phi = " << phi;
     sum_regions += static_cast<double>(regions.size());
@@ -143,7 +143,7 @@ TEST(MeshContactGears, HelicalPairLineWeightsSumToTheTotalContactRatio) {
     wheel.x_W = Vec3(pair.a, 0, 0);
     wheel.R_WB = so3::exp(
         Vec3(0, 0, std::numbers::pi + std::numbers::pi / p2.teeth - phi * p1.teeth / p2.teeth));
-    const auto regions = mc.evaluate({0.0, &pinion, &wheel, nullptr});
+    const auto regions = mc.evaluate({static_cast<double>(k), &pinion, &wheel, nullptr});
     double w = 0.0;
     for (const auto& r : regions) {
       EXPECT_LE(r.depth, delta_n + 1e-7);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -156,17 +158,17 @@ TEST(MeshContact, SwappingTheBodiesGivesEqualAndOppositeForces) {
 // With the vertex–face pairs fixed (small perturbations), ∂f/∂q and ∂f/∂v from AD match central
 // differences on the group, both bodies moving. The contact must have a remembered region.
 void expect_tangent_matches_finite_differences(const MeshContact& mc, const BodyKinematics& bi,
-                                               const BodyKinematics& bj) {
+                                               const BodyKinematics& bj, double t = 0.0) {
   std::vector<double> memory(mc.num_memory(), 0.0);
-  mc.update_memory({0.0, &bi, &bj, memory.data()}, memory.data());  // onset: δ̇⁻ remembered
+  mc.update_memory({t, &bi, &bj, memory.data()}, memory.data());  // onset: δ̇⁻ remembered
   ASSERT_GT(memory[0], 0.0);
   auto f_at = [&](const BodyKinematics& i, const BodyKinematics& j) {
     ForceBlock out;
-    mc.force({0.0, &i, &j, memory.data()}, out, false);
+    mc.force({t, &i, &j, memory.data()}, out, false);
     return Vec12(out.f);
   };
   ForceBlock exact;
-  mc.force({0.0, &bi, &bj, memory.data()}, exact, true);
+  mc.force({t, &bi, &bj, memory.data()}, exact, true);
   const double eps = 1e-7;
   Mat12 fd_q, fd_v;
   for (int c = 0; c < 12; ++c) {
@@ -278,6 +280,55 @@ TEST(MeshContact, LineForceTangentMatchesFiniteDifferences) {
   for (const auto& r : regions) weight = std::max(weight, r.weight);
   EXPECT_GT(weight, 1.0);  // most of the 0.2 m edge over L_ref = 0.05 m
   expect_tangent_matches_finite_differences(mc, bi, bj);
+}
+
+// The contact set found at the first evaluation at a time t is held by the later evaluations at
+// that t (an implicit step's Newton iterates) while they stay within hold_distance (here 2 mm): a
+// ball pressed 1 mm deeper and moved 0.5 mm keeps the vertex–face pairs found at the first pose
+// (new vertices would enter), and its tangent there is that of the held set (central differences).
+// A new t, a move beyond hold_distance, or hold_contact_set = false detect the set again.
+std::vector<std::array<int, 3>> pairs_of(const std::vector<Region>& regions) {
+  std::vector<std::array<int, 3>> v;
+  for (const Region& r : regions)
+    for (const Penetration& e : r.points) v.push_back({e.side, e.vertex, e.face});
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(MeshContact, ContactSetIsHeldThroughAStep) {
+  const Shape slab =
+      make_shape("slab", 1, grid_box_mesh(Vec3(1, 1, 0.1), {16, 16, 1}), Vec3(0.01, 0.0, -0.05));
+  const Shape ball = make_shape("ball", 0, sphere_mesh(0.05, 3), Vec3(0.0, 0.003, 0.0));
+  MeshContactOptions hold_options, free_options;
+  hold_options.hold_distance = 2e-3;
+  free_options.hold_contact_set = false;
+  const MeshContact held("held", slab, ball, tangent_laws(), hold_options);
+  const MeshContact free("free", slab, ball, tangent_laws(), free_options);
+  BodyKinematics bi = body_at(Vec3(0.0, 0.0, 0.0), so3::exp(Vec3(0.02, -0.03, 0.1)));
+  bi.v_W = Vec3(0.01, 0.02, 0.03);
+  bi.w_B = Vec3(0.1, -0.2, 0.3);
+  BodyKinematics a = body_at(Vec3(0.02, 0.01, 0.047), so3::exp(Vec3(0.4, 0.3, -0.2)));
+  a.v_W = Vec3(0.2, -0.1, -0.3);
+  a.w_B = Vec3(1.0, 0.5, -2.0);
+  BodyKinematics b = a;  // an iterate: 1 mm deeper, 0.5 mm aside
+  b.x_W += Vec3(0.0005, 0.0, -0.001);
+  const double t = 1.0;
+  const auto at_a = pairs_of(held.detect({t, &bi, &a, nullptr}));
+  ASSERT_FALSE(at_a.empty());
+  const auto found_at_b = pairs_of(free.detect({t, &bi, &b, nullptr}));
+  ASSERT_NE(found_at_b, at_a);  // the set does change between the two poses
+  EXPECT_EQ(pairs_of(held.detect({t, &bi, &b, nullptr})), at_a);
+  expect_tangent_matches_finite_differences(held, bi, b, t);  // the held set's tangent at b
+  // The held set is only the vertex–face pairs: depths and forces are those at b.
+  const auto rb = held.evaluate({t, &bi, &b, nullptr});
+  const auto ra = held.evaluate({t, &bi, &a, nullptr});
+  ASSERT_EQ(rb.size(), ra.size());
+  EXPECT_NEAR(rb[0].depth - ra[0].depth, 1e-3, 1e-4);
+  EXPECT_EQ(pairs_of(held.detect({2.0, &bi, &b, nullptr})), found_at_b);  // next step
+  BodyKinematics far = a;  // beyond hold_distance at the same t
+  far.x_W.x() += 0.01;
+  EXPECT_EQ(pairs_of(held.detect({2.0, &bi, &far, nullptr})),
+            pairs_of(free.detect({2.0, &bi, &far, nullptr})));
 }
 
 // Two spheres on one body touch the plane in two regions; each keeps its memory slot while it

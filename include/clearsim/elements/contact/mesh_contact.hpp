@@ -28,7 +28,8 @@
 //          mate, to a vertex whose nearest face is within 60° of the inside vertex's).
 // The force F = F_N N + F_T acts on body j at c, −F on body i. With the vertex–face pairs held
 // fixed, these are smooth functions of both poses and the tangents ∂f/∂q, ∂f/∂v are exact (AD,
-// math/autodiff.hpp); changes of the contact set between evaluations are not differentiated.
+// math/autodiff.hpp); changes of the contact set are not differentiated, so the set is held
+// through a step (MeshContactOptions::hold_contact_set) and found again at the next one.
 //
 // Memory: max_regions slots of kMemoryPerRegion values (State::memory, written after accepted
 // steps only):
@@ -68,6 +69,15 @@ struct MeshContactOptions {
   // re-tested while the relative pose moves less than it. 0: 5 % of the mean edge length of the
   // two meshes; < 0: none (FCL's collide at every evaluation).
   double candidate_margin = 0.0;  // [m]
+  // Hold the contact set through a step: the regions (vertex–face pairs, line-end crossings)
+  // found at the first evaluation at a time t (an implicit step's predictor) are reused by the
+  // later evaluations at the same t (its Newton iterates, the accepted state's memory and
+  // outputs) while the meshes' relative motion since then (bounded at the corners of their
+  // bounding boxes) stays within hold_distance; only the smooth quantities (depths, normal, line
+  // length, velocities) are evaluated again, so the tangents are those of the residual Newton
+  // solves. Otherwise, or with false, the set is detected at every evaluation.
+  bool hold_contact_set = true;
+  double hold_distance = 0.0;  // [m]; 0: 1 % of the smaller mean edge length of the two meshes
 };
 
 // Checks a mesh for use as a contact shape: throws std::invalid_argument (naming the shape) if it
@@ -134,6 +144,7 @@ class MeshContact final : public Element {
     std::vector<std::vector<int>> neighbours;
     std::vector<Vec3> vertices_B, normals_B;     // body frame (normals zero for degenerate faces)
     std::vector<std::vector<int>> vertex_faces;  // triangles at each vertex (line force only)
+    std::vector<Vec3> box_corners;               // the mesh's bounding box, mesh frame
   };
   template <class S>
   struct RegionKinematics {
@@ -166,6 +177,17 @@ class MeshContact final : public Element {
   // whole if one model is evaluated from two threads.
   mutable std::mutex candidates_mutex_;
   std::unique_ptr<ContactCandidates> candidates_;
+  // The contact set held through a step (MeshContactOptions::hold_contact_set), under the same
+  // mutex: found at time t with mesh 1's frame at M q + c in mesh 0's (q ↦ M q + c).
+  struct HeldSet {
+    bool valid = false;
+    double t = 0.0;
+    Mat3 M = Mat3::Identity();
+    Vec3 c = Vec3::Zero();
+    std::vector<Region> regions;
+    DetectionStats stats;
+  };
+  mutable HeldSet held_;
 };
 
 }  // namespace cs::contact
