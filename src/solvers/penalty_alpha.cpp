@@ -188,7 +188,8 @@ bool PenaltyAlpha::build_and_factor(const State& x) {
     Kc_ = -dfdq_;
     if (m > 0) {
       sys_.constraint_tangent(kin_, x.t, lambda_, MatrixSink(&Kc_));
-      Kc_.noalias() += B_.transpose() * row_w_.asDiagonal() * B_;
+      WB_.noalias() = row_w_.asDiagonal() * B_;
+      Kc_.noalias() += B_.transpose() * WB_;
     }
     for (std::size_t b = 0; b < T.size(); ++b) {
       auto cols = Kc_.middleCols<3>(6 * b + 3);
@@ -390,7 +391,10 @@ void PenaltyAlpha::row_factors(const State& s) {
   // lever arms: A04 took 451 iterations per step and the slider–crank's rod force lost its
   // digits.
   sys_.gather(s, kin_);
-  VecX bb = VecX::Zero(m), bbm = VecX::Zero(m);
+  VecX& bb = row_bb_;    // Σ_j B_ij²
+  VecX& bbm = row_bbm_;  // Σ_j B_ij² M_jj
+  bb.setZero(m);
+  bbm.setZero(m);
   auto add = [&](int i, int j, double b) {
     bb(i) += b * b;
     bbm(i) += b * b * m_diag_(j);

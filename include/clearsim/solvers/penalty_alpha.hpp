@@ -96,8 +96,9 @@ class PenaltyAlpha final : public Integrator {
   std::vector<BodyKinematics> kin_;
   VecX m_diag_;             // diagonal of M
   VecX row_alpha_, row_w_;  // ali3p: α per row; β′ × the weight of each row's BᵀB in A
+  VecX row_bb_, row_bbm_;   // row_factors' workspace
   VecX f_, phi_, phi_t_, phi_d_, zeta_, lambda_, r_q_, rhs_, hdq_, Mvdot_, By_, Bty_;
-  MatX B_, dfdq_, dfdv_, Kc_;
+  MatX B_, dfdq_, dfdv_, Kc_, WB_;
   std::vector<Eigen::Triplet<double>> tB_, tK_, tC_;
   Eigen::SparseMatrix<double> Bs_;
 };
