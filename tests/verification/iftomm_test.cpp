@@ -22,6 +22,7 @@
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "support/example_runs.hpp"
+#include "support/pendulum_reference.hpp"
 
 namespace cs {
 namespace {
@@ -43,28 +44,11 @@ double energy_drift(const std::vector<double>& e) {
   return worst;
 }
 
-// θ(t) of θ̈ = −k cos θ from θ(0) = θ₀, θ̇(0) = ω₀, by classical RK4 with step h, sampled at
-// the times `t` (which must be multiples of h). The 1-DOF references of A01 and A02: at
-// h = 1e-5 s its error (∝ h⁴) is below 1e-12 rad over 10 s, far under what is checked.
+// θ(t) of θ̈ = −k cos θ from θ(0) = θ₀, θ̇(0) = ω₀ at the times `t`: the 1-DOF references of A01
+// and A02 (support/pendulum_reference.hpp).
 std::vector<double> one_dof_reference(double k, double theta0, double omega0,
-                                      const std::vector<double>& t, double h = 1e-5) {
-  std::vector<double> out;
-  double th = theta0, w = omega0, now = 0.0;
-  auto acc = [k](double a) { return -k * std::cos(a); };
-  for (double target : t) {
-    const long n = std::lround((target - now) / h);
-    for (long i = 0; i < n; ++i) {
-      const double k1t = w, k1w = acc(th);
-      const double k2t = w + 0.5 * h * k1w, k2w = acc(th + 0.5 * h * k1t);
-      const double k3t = w + 0.5 * h * k2w, k3w = acc(th + 0.5 * h * k2t);
-      const double k4t = w + h * k3w, k4w = acc(th + h * k3t);
-      th += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
-      w += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
-    }
-    now += static_cast<double>(n) * h;
-    out.push_back(th);
-  }
-  return out;
+                                      const std::vector<double>& t) {
+  return testing::one_dof_pendulum(k, theta0, omega0, t);
 }
 
 // Times at which `x` crosses zero downwards (linear interpolation between samples).
