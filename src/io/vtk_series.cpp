@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "clearsim/elements/contact/gear_mesh.hpp"
 #include "clearsim/elements/contact/mesh_contact.hpp"
 
 namespace cs {
@@ -218,6 +219,28 @@ std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State&
   return out;
 }
 
+std::vector<VtkContactPoint> gear_mesh_contact_points(const System& sys, const State& s) {
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  std::vector<VtkContactPoint> out;
+  const Model& model = sys.model();
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const auto* gm = dynamic_cast<const contact::GearMeshContact*>(model.elements[e].get());
+    if (!gm) continue;
+    for (const auto& p : gm->evaluate(sys.input(static_cast<int>(e), s.t, kin)).pairs) {
+      VtkContactPoint c;
+      c.point = p.P;
+      c.normal = p.N;
+      c.force = p.F_N * p.N + p.F_T;
+      c.normal_force = p.F_N;
+      c.penetration = p.delta;
+      c.element = static_cast<int>(e);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::vector<VtkContactPoint> gap_contact_points(const System& sys, const State& s,
                                                 double last_step) {
   std::vector<BodyKinematics> kin;
@@ -263,6 +286,8 @@ void VtkSeries::write(const System& sys, const State& s, double last_step) {
   const int k = steps();
   write_file(folder_ / step_name("shapes", k), shapes_vtp(sys.model(), s));
   std::vector<VtkContactPoint> contacts = mesh_contact_points(sys, s);
+  const std::vector<VtkContactPoint> pairs = gear_mesh_contact_points(sys, s);
+  contacts.insert(contacts.end(), pairs.begin(), pairs.end());
   if (sys.num_gaps() > 0) {
     const std::vector<VtkContactPoint> gaps = gap_contact_points(sys, s, last_step);
     contacts.insert(contacts.end(), gaps.begin(), gaps.end());

@@ -3,8 +3,9 @@
 //                   Model::shapes);
 //   contacts_k.vtp  one vertex per mesh-contact region at its point c (point data "normal" N,
 //                   "force" F on body j, "normal_force" F_N, "penetration" δ, "element"), and
-//                   one per closed or impacting unilateral gap (NSGA clearance joints and
-//                   sphere–plane contacts: gap_contact_points);
+//                   one per tooth pair in contact of an analytic gear mesh
+//                   (gear_mesh_contact_points), one per closed or impacting unilateral gap
+//                   (NSGA clearance joints and sphere–plane contacts: gap_contact_points);
 //   bodies_k.vtp    the mechanism as lines: each body's frame axes from its centre of mass and a
 //                   link to every element attachment (joint, contact, spring marker) on it, ground
 //                   attachments as points (cell data "body", "kind": 0–2 axes, 3 link, 4 ground).
@@ -57,6 +58,11 @@ class VtkSeries {
 
 // Contact regions of every mesh contact of `sys` at `s`.
 std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s);
+
+// Tooth pairs in contact of every analytic gear mesh (`gear_mesh`) of `sys` at `s`: the point at
+// the middle of the pair's contact line, the flank normal N (towards the wheel's tooth), the
+// force on the wheel F_N N + F_T, F_N and the approach δ as penetration.
+std::vector<VtkContactPoint> gear_mesh_contact_points(const System& sys, const State& s);
 
 // Every unilateral gap of `sys` that is closed or impacting at `s` (State::contact): normal
 // n = ∂g/∂x_j (the direction of the force on body j), normal force λ_N + Λ_N/h (the

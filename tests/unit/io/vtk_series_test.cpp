@@ -15,6 +15,8 @@
 #include "clearsim/elements/contact/mesh_contact.hpp"
 #include "clearsim/geometry/grid_box_mesh.hpp"
 #include "clearsim/geometry/primitive_meshes.hpp"
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_reader.hpp"
 #include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
@@ -184,6 +186,58 @@ TEST(VtkSeries, WritesTheGapsInContact) {
   const std::string xml = slurp(dir / "contacts_000000.vtp");
   EXPECT_NE(xml.find("NumberOfPoints=\"1\""), std::string::npos) << xml;
   EXPECT_NEAR(array_after(xml, "Name=\"normal_force\"").at(0), 5.0, 1e-9);
+  std::filesystem::remove_all(dir);
+}
+
+// The analytic gear mesh's tooth pairs in contacts_k.vtp: seed 004's reducer at its operating
+// point (examples/ship_reducer/steady.yaml, under load from the static deflection): one vertex
+// per pair in contact, as many as the pairs channels count; their normal forces add up to the
+// helices' ΣF_N and their forces to the element's force on the wheel. About the wheel's axis
+// they give the mesh torque on the wheel to 0.1 %: a pair's friction, which changes direction at
+// the pitch point, acts at the mid-points of its two parts, and the file puts it at the line's.
+TEST(VtkSeries, WritesTheToothPairsOfAnAnalyticGearMesh) {
+  const LoadedModel lm =
+      load_model_file(std::string(CLEARSIM_SOURCE_DIR) + "/examples/ship_reducer/steady.yaml");
+  System sys(lm.model);
+  const State s = initial_state(sys);
+  const std::vector<VtkContactPoint> pairs = gear_mesh_contact_points(sys, s);
+  ChannelSet set(sys, {"mesh.pairs1", "mesh.pairs2", "mesh.normal_force1", "mesh.normal_force2",
+                       "mesh.wheel_torque"});
+  std::vector<double> ch;
+  set.evaluate(s, RunStats{}, ch);
+  ASSERT_EQ(static_cast<double>(pairs.size()), ch[0] + ch[1]);
+  ASSERT_GE(pairs.size(), 6u);  // 3 or 4 per helix
+  double sum_F_N = 0.0, torque_z = 0.0;
+  Vec3 sum_F = Vec3::Zero();
+  const Vec3 wheel_centre(1.0000006, 0.0, 0.0);  // the wheel's axis, along world z
+  for (const VtkContactPoint& c : pairs) {
+    sum_F_N += c.normal_force;
+    EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+    EXPECT_NEAR(c.force.dot(c.normal), c.normal_force, 1e-9 * c.normal_force);
+    EXPECT_GT(c.penetration, 0.0);
+    torque_z += (c.point - wheel_centre).cross(c.force).z();
+    sum_F += c.force;
+  }
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  const auto& elements = sys.model().elements;
+  const auto mesh = std::find_if(elements.begin(), elements.end(),
+                                 [](const auto& e) { return e->kind() == "gear_mesh"; });
+  ASSERT_NE(mesh, elements.end());
+  ForceBlock block;
+  (*mesh)->force(sys.input(static_cast<int>(mesh - elements.begin()), s.t, kin), block, false);
+  EXPECT_LT((sum_F - block.f.segment<3>(6)).norm(), 1e-9 * sum_F.norm());
+  EXPECT_NEAR(sum_F_N, ch[2] + ch[3], 1e-9 * sum_F_N);
+  // wheel_torque is about −z (the wheel turns about −z when driven).
+  EXPECT_NEAR(-torque_z, ch[4], 1e-3 * std::abs(ch[4]));
+
+  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_gear_test";
+  std::filesystem::remove_all(dir);
+  VtkSeries series(dir);
+  series.write(sys, s);
+  const std::vector<double> cp = array_after(slurp(dir / "contacts_000000.vtp"), "<Points>");
+  ASSERT_EQ(cp.size(), 3 * pairs.size());
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(cp[c], pairs[0].point(c), 1e-9);
   std::filesystem::remove_all(dir);
 }
 
