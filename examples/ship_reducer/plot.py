@@ -15,6 +15,9 @@ RESULTS_DIR, prints their names and then the steady-state figures quoted in the 
                     pairs in contact per helix (3-4), friction power
   power.png         motor power, friction power and the mechanical efficiency of the mesh
                     (wheel mesh power over pinion mesh power, averaged over 20 ms)
+  mesh_startup.png  when RESULTS_DIR/mesh_startup.csv exists (mesh_startup.yaml: the start-up
+                    on triangle meshes): pinion speed, mesh torque on the pinion, friction power
+                    and mesh efficiency of both contact models
 """
 import os
 import sys
@@ -136,6 +139,75 @@ def plot_power(r, folder):
     return save(fig, folder, "power.png")
 
 
+def mesh_power_ratio(p_in, p_out, n):
+    return moving_mean(p_out, n) / np.maximum(moving_mean(p_in, n), 1.0)
+
+
+def inner_mean(x, n):
+    """Moving mean over n rows, NaN where the window runs past either end."""
+    y = moving_mean(x, n)
+    y[: n // 2] = np.nan
+    y[len(y) - n // 2:] = np.nan
+    return y
+
+
+def plot_mesh_startup(r, m, folder):
+    """The start-up with both contact models; the mesh run writes every 0.5 ms step, the
+    analytic one every 1 ms: means over 20 ms on both."""
+    fig, ax = plt.subplots(4, 1, figsize=(8, 10), sharex=True)
+    for d, label, torque, sign, n in ((r, "analytic gear mesh", "mesh.pinion_torque", 1, 20),
+                                      (m, "triangle meshes", "mesh.torque_i.z", -1, 40)):
+        t, w1 = d["time"], d["pinion.angular_velocity.z"]
+        ax[0].plot(t, w1 * RPM, label=label)
+        ax[1].plot(t, inner_mean(sign * d[torque], n) / 1e3, label=label)
+        ax[2].plot(t, inner_mean(d["mesh.friction_power"], n) / 1e3, label=label)
+        w2 = d["wheel.angular_velocity.z"]
+        wheel = d["mesh.wheel_torque"] if "mesh.wheel_torque" in d else -d["mesh.torque_j.x"]
+        eta = mesh_power_ratio(sign * d[torque] * w1, -wheel * w2, n)
+        eta[len(eta) - n // 2:] = np.nan
+        late = t > 0.5
+        ax[3].plot(t[late], 100 * eta[late], label=label)
+    ax[0].set_ylabel("pinion [rpm]")
+    ax[1].set_ylabel("mesh torque on\nthe pinion [kN·m]")
+    ax[2].set_ylabel("friction power [kW]")
+    ax[3].axhline(100 * (1 - MU * H_V), color="black", ls="--", label="1 − μ H_V")
+    ax[3].set_ylim(99.0, 100.0)
+    ax[3].set_ylabel("mesh efficiency [%]")
+    ax[3].set_xlabel("time [s]")
+    for a in ax:
+        a.legend()
+    fig.suptitle("Start-up: analytic gear mesh (model.yaml) and triangle meshes (mesh_startup.yaml)")
+    fig.tight_layout()
+    return save(fig, folder, "mesh_startup.png")
+
+
+def mesh_startup_summary(r, m):
+    """Means over t >= STEADY of the mesh-based start-up against the analytic one."""
+    def mean(d, k, sign=1.0):
+        return sign * d[k][d["time"] >= STEADY].mean()
+    rows = [("pinion speed [rpm]", mean(m, "pinion.angular_velocity.z") * RPM,
+             mean(r, "pinion.angular_velocity.z") * RPM),
+            ("mesh torque on the pinion [N·m]", mean(m, "mesh.torque_i.z", -1),
+             mean(r, "mesh.pinion_torque")),
+            ("mesh torque on the wheel [N·m]", mean(m, "mesh.torque_j.x", -1),
+             mean(r, "mesh.wheel_torque")),
+            ("friction power [W]", mean(m, "mesh.friction_power"), mean(r, "mesh.friction_power")),
+            ("ΣF_N, both helices [N]", mean(m, "mesh.normal_force"),
+             mean(r, "mesh.normal_force1") + mean(r, "mesh.normal_force2"))]
+    print(f"mesh_startup.yaml against model.yaml, means over t >= {STEADY} s:")
+    for name, a, b in rows:
+        print(f"  {name:34s} {a:14.6g} {b:14.6g} {a / b - 1:+.3%}")
+    for d, label in ((m, "triangle meshes"), (r, "analytic")):
+        pf, pm = mean(d, "mesh.friction_power"), mean(d, "motor.power")
+        print(f"  {label}: friction power = {pf / (MU * pm):.4f} μ P, efficiency "
+              f"{100 * (1 - pf / pm):.3f} %")
+    late = m["time"] >= STEADY
+    torque = -m["mesh.torque_i.z"][late]
+    print(f"  triangle meshes: ratio {-mean(m, 'wheel.angular_velocity.z') / mean(m, 'pinion.angular_velocity.z'):.8f}, "
+          f"pinion torque ripple {torque.std() / torque.mean():.1%} rms, deepest vertex "
+          f"{m['mesh.penetration'].max() * 1e6:.1f} µm")
+
+
 def summary(r):
     t = r["time"]
     m = t >= STEADY
@@ -170,8 +242,13 @@ def main():
     s = read_results(folder, "steady", missing_ok=True)
     if s is not None:
         names.append(plot_detail(s, folder))
+    m = read_results(folder, "mesh_startup", missing_ok=True)
+    if m is not None:
+        names.append(plot_mesh_startup(r, m, folder))
     print("\n".join(names))
     summary(r)
+    if m is not None:
+        mesh_startup_summary(r, m)
     b = read_results(folder, "bristle", missing_ok=True)
     if b is not None:
         m = b["time"] >= STEADY
