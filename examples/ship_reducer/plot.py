@@ -152,18 +152,15 @@ def inner_mean(x, n):
 
 
 def plot_mesh_startup(r, m, folder):
-    """The start-up with both contact models; the mesh run writes every 0.5 ms step, the
-    analytic one every 1 ms: means over 20 ms on both."""
+    """The start-up with both contact models (the same channels); the mesh run writes every
+    0.5 ms step, the analytic one every 1 ms: means over 20 ms on both."""
     fig, ax = plt.subplots(4, 1, figsize=(8, 10), sharex=True)
-    for d, label, torque, sign, n in ((r, "analytic gear mesh", "mesh.pinion_torque", 1, 20),
-                                      (m, "triangle meshes", "mesh.torque_i.z", -1, 40)):
-        t, w1 = d["time"], d["pinion.angular_velocity.z"]
+    for d, label, n in ((r, "analytic gear mesh", 20), (m, "triangle meshes", 40)):
+        t, w1, w2 = d["time"], d["pinion.angular_velocity.z"], d["wheel.angular_velocity.z"]
         ax[0].plot(t, w1 * RPM, label=label)
-        ax[1].plot(t, inner_mean(sign * d[torque], n) / 1e3, label=label)
+        ax[1].plot(t, inner_mean(d["mesh.pinion_torque"], n) / 1e3, label=label)
         ax[2].plot(t, inner_mean(d["mesh.friction_power"], n) / 1e3, label=label)
-        w2 = d["wheel.angular_velocity.z"]
-        wheel = d["mesh.wheel_torque"] if "mesh.wheel_torque" in d else -d["mesh.torque_j.x"]
-        eta = mesh_power_ratio(sign * d[torque] * w1, -wheel * w2, n)
+        eta = mesh_power_ratio(d["mesh.pinion_torque"] * w1, -d["mesh.wheel_torque"] * w2, n)
         eta[len(eta) - n // 2:] = np.nan
         late = t > 0.5
         ax[3].plot(t[late], 100 * eta[late], label=label)
@@ -183,28 +180,23 @@ def plot_mesh_startup(r, m, folder):
 
 def mesh_startup_summary(r, m):
     """Means over t >= STEADY of the mesh-based start-up against the analytic one."""
-    def mean(d, k, sign=1.0):
-        return sign * d[k][d["time"] >= STEADY].mean()
-    rows = [("pinion speed [rpm]", mean(m, "pinion.angular_velocity.z") * RPM,
-             mean(r, "pinion.angular_velocity.z") * RPM),
-            ("mesh torque on the pinion [N·m]", mean(m, "mesh.torque_i.z", -1),
-             mean(r, "mesh.pinion_torque")),
-            ("mesh torque on the wheel [N·m]", mean(m, "mesh.torque_j.x", -1),
-             mean(r, "mesh.wheel_torque")),
-            ("friction power [W]", mean(m, "mesh.friction_power"), mean(r, "mesh.friction_power")),
-            ("ΣF_N, both helices [N]", mean(m, "mesh.normal_force"),
-             mean(r, "mesh.normal_force1") + mean(r, "mesh.normal_force2"))]
+    def mean(d, k):
+        return d[k][d["time"] >= STEADY].mean()
     print(f"mesh_startup.yaml against model.yaml, means over t >= {STEADY} s:")
-    for name, a, b in rows:
-        print(f"  {name:34s} {a:14.6g} {b:14.6g} {a / b - 1:+.3%}")
+    for k in ("pinion.angular_velocity.z", "mesh.pinion_torque", "mesh.wheel_torque",
+              "mesh.friction_power", "mesh.normal_force1", "mesh.normal_force2", "mesh.pairs1",
+              "mesh.pairs2", "mesh.transmission_error"):
+        a, b = mean(m, k), mean(r, k)
+        print(f"  {k:28s} {a:14.6g} {b:14.6g} {a / b - 1:+.3%}")
     for d, label in ((m, "triangle meshes"), (r, "analytic")):
         pf, pm = mean(d, "mesh.friction_power"), mean(d, "motor.power")
         print(f"  {label}: friction power = {pf / (MU * pm):.4f} μ P, efficiency "
               f"{100 * (1 - pf / pm):.3f} %")
     late = m["time"] >= STEADY
-    torque = -m["mesh.torque_i.z"][late]
-    print(f"  triangle meshes: ratio {-mean(m, 'wheel.angular_velocity.z') / mean(m, 'pinion.angular_velocity.z'):.8f}, "
-          f"pinion torque ripple {torque.std() / torque.mean():.1%} rms, deepest vertex "
+    torque = m["mesh.pinion_torque"][late]
+    ratio = -mean(m, "wheel.angular_velocity.z") / mean(m, "pinion.angular_velocity.z")
+    print(f"  triangle meshes: ratio {ratio:.8f}, pinion torque ripple "
+          f"{torque.std() / torque.mean():.1%} rms, deepest vertex "
           f"{m['mesh.penetration'].max() * 1e6:.1f} µm")
 
 

@@ -84,6 +84,15 @@ double gear_reference_length(const Cursor& at, const Model& model, const Shape& 
   return L_ref;
 }
 
+std::unique_ptr<contact::GearMeshContact> analytic_gear_mesh(const std::string& name,
+                                                             const Cursor& at, const Model& model,
+                                                             const Shape& s1, const Shape& s2,
+                                                             const contact::ContactLaws& laws) {
+  const PairPlacement pp = place_pair(at, model, s1, s2);
+  return std::make_unique<contact::GearMeshContact>(name, s1.body, s2.body, pp.placement, pp.pair,
+                                                    pp.helices, pp.axis_sign, laws);
+}
+
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
   m.allow_only("in gear_mesh contact '" + e.key + "'",
                {"type", "pinion", "wheel", "restitution", "contact", "friction"});
@@ -101,13 +110,8 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
                            : std::nullopt;
   laws.normal = read_normal_law(law_c, ctx, restitution);
   if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
-  const PairPlacement pp = place_pair(wc, model, s1, s2);
-  const contact::GearMeshPlacement& pl = pp.placement;
-  const GearPairGeometry& pair = pp.pair;
-  const std::vector<contact::GearHelix>& helices = pp.helices;
-  const double axis_sign = pp.axis_sign;
-  auto element = std::make_unique<contact::GearMeshContact>(e.key, s1.body, s2.body, pl, pair,
-                                                            helices, axis_sign, laws);
+  std::unique_ptr<contact::GearMeshContact> element =
+      analytic_gear_mesh(e.key, wc, model, s1, s2, laws);
   // The teeth must not interpenetrate at the start by more than an elastic preload could: a
   // quarter of the base pitch means a wheel turned so that its teeth face the pinion's.
   BodyKinematics k1, k2;
@@ -116,7 +120,7 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
   k2.x_W = model.bodies[s2.body].x0_W;
   k2.R_WB = model.bodies[s2.body].R0_WB;
   const auto ev = element->evaluate(ElementInput{0.0, &k1, &k2, nullptr});
-  const GearGeometry g1 = gear_geometry(pl.pinion);
+  const GearGeometry g1 = gear_geometry(*s1.gear);
   if (!ev.pairs.empty() && ev.pairs.front().delta > 0.25 * g1.p_bt * std::cos(g1.beta_b)) {
     std::ostringstream os;
     os << wc.path() << ": the teeth interpenetrate by " << ev.pairs.front().delta * 1e3

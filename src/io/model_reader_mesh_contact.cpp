@@ -1,6 +1,8 @@
 // `contacts: NAME: {type: mesh, shapes: [A, B], contact: {...}, friction: {...}}`: compliant
 // contact between two shapes' triangle meshes (elements/contact/mesh_contact.hpp). The shapes'
-// bodies are the contact's bodies; the meshes must be closed and outward oriented.
+// bodies are the contact's bodies; the meshes must be closed and outward oriented. Between two
+// generated gears `pinion: A, wheel: B` may name them as the analytic gear mesh does, so that
+// `type` alone switches a gear pair between the two contact models.
 #include <sstream>
 
 #include "clearsim/elements/contact/mesh_contact.hpp"
@@ -12,9 +14,10 @@ namespace cs::model_file {
 
 namespace {
 const std::vector<std::string> kMeshContactKeys = {
-    "type",         "shapes",          "contact",          "restitution",      "friction",
-    "max_regions",  "match_distance",  "candidate_margin", "hold_contact_set", "hold_distance",
-    "region_force", "reference_length"};
+    "type",           "shapes",           "pinion",           "wheel",
+    "contact",        "restitution",      "friction",         "max_regions",
+    "match_distance", "candidate_margin", "hold_contact_set", "hold_distance",
+    "region_force",   "reference_length"};
 
 // The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
 const Shape& read_contact_shape(const Cursor& c, const Model& model) {
@@ -34,15 +37,34 @@ const Shape& read_contact_shape(const Cursor& c, const Model& model) {
   for (const std::string& w : warnings) c.warn(c.path() + ": " + w);
   return *s;
 }
+// The two shapes' names: `shapes: [A, B]`, or `pinion: A, wheel: B` (the analytic gear mesh's
+// keys), never both.
+std::vector<Cursor> contact_shapes(const MapView& m) {
+  const auto pinion = m.find("pinion"), wheel = m.find("wheel");
+  if (!pinion && !wheel)
+    return m.need("shapes", "the two shapes in contact [shape_i, shape_j]")
+        .items("a list of two shape names [shape_i, shape_j]", 2);
+  if (auto s = m.find("shapes"))
+    s->fail(s->path() +
+            ": give the meshes either as shapes: [A, B] or as pinion: and wheel:, "
+            "not both");
+  if (!pinion) m.need("pinion", "the pinion's gear shape, named with wheel:");
+  if (!wheel) m.need("wheel", "the wheel's gear shape, named with pinion:");
+  return {*pinion, *wheel};
+}
 }  // namespace
 
 void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   m.allow_only("in mesh contact '" + e.key + "'", kMeshContactKeys);
-  const std::vector<Cursor> shapes =
-      m.need("shapes", "the two shapes in contact [shape_i, shape_j]")
-          .items("a list of two shape names [shape_i, shape_j]", 2);
+  const std::vector<Cursor> shapes = contact_shapes(m);
   const Shape& a = read_contact_shape(shapes[0], model);
   const Shape& b = read_contact_shape(shapes[1], model);
+  if (!m.has("shapes")) {
+    for (int k = 0; k < 2; ++k)
+      if (!(k == 0 ? a : b).gear)
+        shapes[k].fail(shapes[k].path() + ": shape '" + (k == 0 ? a : b).name +
+                       "' is not a generated gear; name other meshes with shapes: [A, B]");
+  }
   if (a.body == b.body) {
     std::ostringstream os;
     os << shapes[1].path() << ": shapes '" << a.name << "' and '" << b.name
@@ -89,9 +111,20 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   if (auto c = m.find("candidate_margin")) options.candidate_margin = read_number(*c, "m");
   if (auto c = m.find("hold_contact_set")) options.hold_contact_set = read_bool(*c);
   if (auto c = m.find("hold_distance")) options.hold_distance = read_positive(*c, "m");
+  // Between two gears that mesh as placed, the analytic mesh of the pair gives the gear channels
+  // (helix spans, transmission error); gears that do not (crossed axes) go without them.
+  std::shared_ptr<const contact::GearMeshContact> gear_pair;
+  if (gears) {
+    try {
+      gear_pair = analytic_gear_mesh(e.key, shapes[1], model, a, b, laws);
+    } catch (const ModelFileError&) {
+    }
+  }
   build_at(e.value.source(), e.value.key_pos(), [&] {
     check_contact_laws(e.key, laws, contact::SpherePlaneGeometry{});
-    return add_element(model, std::make_unique<contact::MeshContact>(e.key, a, b, laws, options));
+    auto element = std::make_unique<contact::MeshContact>(e.key, a, b, laws, options);
+    element->set_gear_pair(gear_pair);
+    return add_element(model, std::move(element));
   });
 }
 

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "clearsim/elements/contact/gear_mesh.hpp"
 #include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/math/time_function.hpp"
@@ -43,6 +45,12 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model);
 // at `at` if the pair cannot mesh or its helices' L_ref differ.
 double gear_reference_length(const Cursor& at, const Model& model, const Shape& s1,
                              const Shape& s2);
+// The analytic gear mesh of gear shapes s1 (pinion) and s2 (wheel) as placed at the model's
+// initial poses, with `laws`; fails at `at` if the pair cannot mesh.
+std::unique_ptr<contact::GearMeshContact> analytic_gear_mesh(const std::string& name,
+                                                             const Cursor& at, const Model& model,
+                                                             const Shape& s1, const Shape& s2,
+                                                             const contact::ContactLaws& laws);
 // A `type: mesh` entry of the contacts section (model_reader_mesh_contact.cpp).
 void read_mesh_contact(const Entry& e, const MapView& m, Model& model);
 

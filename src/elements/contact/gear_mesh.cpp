@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "clearsim/geometry/gear_mesh.hpp"
@@ -356,6 +357,16 @@ void GearMeshContact::update_memory(const ElementInput& in, double* memory) cons
     // Slipping beyond the static limit: the anchor follows, η μ_s F_N/k_stick behind.
     dst[2] = p.lambda - fr.settled_deflection(v_T, p.F_N, d, d_dot).dot(p.tau);
   }
+}
+
+int GearMeshContact::helix_at(double w) const {
+  int best = 0;
+  double best_gap = std::numeric_limits<double>::infinity();
+  for (int h = 0; h < num_helices(); ++h) {
+    const double gap = std::max({helices_[h].lo - w, w - helices_[h].hi, 0.0});
+    if (gap < best_gap) best = h, best_gap = gap;
+  }
+  return best;
 }
 
 std::vector<std::string> GearMeshContact::channel_names() const {

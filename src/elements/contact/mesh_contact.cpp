@@ -351,6 +351,14 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     Vec3 friction_moment = Vec3::Zero();
     double friction_power = 0.0;
     const bool spread = !k.points.empty() && !fr.has_bristle();
+    RegionResult res;
+    if (out) {
+      for (std::size_t e = 0; e < k.points.size(); ++e) {
+        res.points_W.push_back(k.points[e].unaryExpr([](const S& x) { return value_of(x); }));
+        res.shares.push_back(value_of(k.shares[e]));
+      }
+      res.friction_W.assign(k.points.size(), Vec3::Zero());
+    }
     if (spread && (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0)) {
       // The law at each point with its own velocity, weighted by the depth shares (header).
       for (std::size_t e = 0; e < k.points.size(); ++e) {
@@ -367,6 +375,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
         const Vec3 vd = v_e.unaryExpr([](const S& x) { return value_of(x); });
         friction_moment += (cd - kd[r].point).cross(Fd);
         friction_power -= Fd.dot(vd);
+        res.friction_W[e] = Fd;
       }
     } else if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
@@ -384,7 +393,6 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
     f.template tail<6>() += wrench_at(j, k.point, F);
     if (!out) continue;
-    RegionResult res;
     res.point_W = kd[r].point;
     res.normal_W = k.N.unaryExpr([](const S& x) { return value_of(x); });
     res.depth = value_of(k.depth);
@@ -395,7 +403,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
-    out->push_back(res);
+    out->push_back(std::move(res));
   }
   return f;
 }
@@ -483,12 +491,17 @@ void MeshContact::update_memory(const ElementInput& in, double* memory) const {
 }
 
 std::vector<std::string> MeshContact::channel_names() const {
-  return {"regions",          "normal_force",   "friction_force", "penetration", "triangle_pairs",
-          "unresolved_pairs", "friction_power", "torque_i.x",     "torque_i.y",  "torque_i.z",
-          "torque_j.x",       "torque_j.y",     "torque_j.z"};
+  std::vector<std::string> names = {
+      "regions",          "normal_force",   "friction_force", "penetration", "triangle_pairs",
+      "unresolved_pairs", "friction_power", "torque_i.x",     "torque_i.y",  "torque_i.z",
+      "torque_j.x",       "torque_j.y",     "torque_j.z"};
+  const std::vector<std::string> gear = gear_channel_names();
+  names.insert(names.end(), gear.begin(), gear.end());
+  return names;
 }
 
 double MeshContact::channel_value(int k, const ElementInput& in, const double*) const {
+  if (k >= kOwnChannels) return gear_channel(k - kOwnChannels, in);
   double value = 0.0;
   DetectionStats stats;
   const std::vector<RegionResult> regions = evaluate(in, &stats);

@@ -113,6 +113,12 @@ class GearMeshContact final : public Element {
   Evaluation evaluate(const ElementInput& in) const;
 
   int num_helices() const { return static_cast<int>(helices_.size()); }
+  // The helix (index from 0) whose face span holds the axial coordinate w [m] along n from the
+  // pinion's shape origin; the nearest span for a w outside all. For other contact models of the
+  // same pair (mesh contact's gear channels).
+  int helix_at(double w) const;
+  // e of helix 1 [m], as the "transmission_error" channel.
+  double transmission_error(const ElementInput& in) const { return evaluate(in).e; }
   int slots() const { return slots_; }
   const GearPairGeometry& pair() const { return pair_; }
 

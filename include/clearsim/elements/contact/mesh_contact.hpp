@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "clearsim/elements/contact/compliant_contact.hpp"
+#include "clearsim/elements/contact/gear_mesh.hpp"
 #include "clearsim/elements/contact/mesh_penetration.hpp"
 #include "clearsim/elements/element.hpp"
 #include "clearsim/geometry/mesh_bvh.hpp"
@@ -107,7 +108,10 @@ class MeshContact final : public Element {
   // max δ [m], "triangle_pairs" (intersecting), "unresolved_pairs" (no vertex inside: a mesh
   // too coarse for the patch, DetectionStats), "friction_power" −Σ F_T·v_rel [W] (lost, ≥ 0
   // for sliding), "torque_i.x|y|z" and "torque_j.x|y|z" the contact forces' moment about each
-  // body's centre of mass, in that body's frame [N·m].
+  // body's centre of mass, in that body's frame [N·m]. Between two generated gears with a gear
+  // pair set (set_gear_pair), also the analytic gear mesh's channels with their meaning: per
+  // helix "normal_forceH", "friction_forceH", "pairsH" (regions), then "pinion_torque",
+  // "wheel_torque" and "transmission_error" (mesh_contact_gear_channels.cpp).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
@@ -124,12 +128,22 @@ class MeshContact final : public Element {
     Vec3 F_T_W = Vec3::Zero();  // friction force on body j [N]
     int vertices = 0;           // penetrating vertices in the region
     int slot = -1;              // memory slot it matched (−1: none)
+    // Line regions: the points c_e, their depth shares δ_e/Σδ and the friction spread on them
+    // (on body j; zero where friction is not spread). Empty for a point region.
+    std::vector<Vec3> points_W, friction_W;
+    std::vector<double> shares;
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
   // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused
   // candidates (the same result within the candidates' guarantee; for tests and benchmarks).
   std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr,
                              bool full = false) const;
+
+  // Between two generated gears (shape i the pinion): the analytic gear mesh of the same pair,
+  // whose helix spans and transmission error the gear channels use; nothing of its force is.
+  void set_gear_pair(std::shared_ptr<const GearMeshContact> analytic) {
+    gear_pair_ = std::move(analytic);
+  }
 
   const Shape& shape(int side) const { return sides_[side].shape; }
   // Degenerate or duplicated triangles found by check_contact_mesh (the detector ignores them).
@@ -167,11 +181,15 @@ class MeshContact final : public Element {
                                             const Pose<S>& j, const double* memory,
                                             std::vector<RegionResult>* out) const;
   MeshInstance instance(int side, const BodyKinematics& b) const;
+  static constexpr int kOwnChannels = 13;  // before the gear channels
+  std::vector<std::string> gear_channel_names() const;
+  double gear_channel(int k, const ElementInput& in) const;  // k counts from the first one
 
   Side sides_[2];
   ContactLaws laws_;
   MeshContactOptions options_;
   std::vector<std::string> warnings_;
+  std::shared_ptr<const GearMeshContact> gear_pair_;
   // A cache of the broad phase: its answers do not depend on which poses came before (it checks
   // their displacement itself), so it is invisible to the const interface; the mutex keeps it
   // whole if one model is evaluated from two threads.
