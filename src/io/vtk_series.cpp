@@ -197,48 +197,57 @@ VtkSeries::VtkSeries(std::filesystem::path folder) : folder_(std::move(folder)) 
     throw std::runtime_error("cannot create the VTK folder " + folder_.string());
 }
 
-std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s) {
+namespace {
+// The contact points `points(element, input)` gives for every element of type E, tagged with
+// the element's index.
+template <class E, class Points>
+std::vector<VtkContactPoint> points_of_each(const System& sys, const State& s, Points points) {
   std::vector<BodyKinematics> kin;
   sys.gather(s, kin);
   std::vector<VtkContactPoint> out;
   const Model& model = sys.model();
   for (std::size_t e = 0; e < model.elements.size(); ++e) {
-    const auto* mc = dynamic_cast<const contact::MeshContact*>(model.elements[e].get());
-    if (!mc) continue;
-    for (const auto& r : mc->evaluate(sys.input(static_cast<int>(e), s.t, kin))) {
-      VtkContactPoint c;
-      c.point = r.point_W;
-      c.normal = r.normal_W;
-      c.force = r.F_N * r.normal_W + r.F_T_W;
-      c.normal_force = r.F_N;
-      c.penetration = r.depth;
+    const auto* element = dynamic_cast<const E*>(model.elements[e].get());
+    if (!element) continue;
+    for (VtkContactPoint c : points(*element, sys.input(static_cast<int>(e), s.t, kin))) {
       c.element = static_cast<int>(e);
       out.push_back(c);
     }
   }
   return out;
 }
+}  // namespace
+
+std::vector<VtkContactPoint> mesh_contact_points(const System& sys, const State& s) {
+  return points_of_each<contact::MeshContact>(
+      sys, s, [](const contact::MeshContact& mc, const ElementInput& in) {
+        std::vector<VtkContactPoint> out;
+        for (const auto& r : mc.evaluate(in)) {
+          VtkContactPoint& c = out.emplace_back();
+          c.point = r.point_W;
+          c.normal = r.normal_W;
+          c.force = r.F_N * r.normal_W + r.F_T_W;
+          c.normal_force = r.F_N;
+          c.penetration = r.depth;
+        }
+        return out;
+      });
+}
 
 std::vector<VtkContactPoint> gear_mesh_contact_points(const System& sys, const State& s) {
-  std::vector<BodyKinematics> kin;
-  sys.gather(s, kin);
-  std::vector<VtkContactPoint> out;
-  const Model& model = sys.model();
-  for (std::size_t e = 0; e < model.elements.size(); ++e) {
-    const auto* gm = dynamic_cast<const contact::GearMeshContact*>(model.elements[e].get());
-    if (!gm) continue;
-    for (const auto& p : gm->evaluate(sys.input(static_cast<int>(e), s.t, kin)).pairs) {
-      VtkContactPoint c;
-      c.point = p.P;
-      c.normal = p.N;
-      c.force = p.F_N * p.N + p.F_T;
-      c.normal_force = p.F_N;
-      c.penetration = p.delta;
-      c.element = static_cast<int>(e);
-      out.push_back(c);
-    }
-  }
-  return out;
+  return points_of_each<contact::GearMeshContact>(
+      sys, s, [](const contact::GearMeshContact& gm, const ElementInput& in) {
+        std::vector<VtkContactPoint> out;
+        for (const auto& p : gm.evaluate(in).pairs) {
+          VtkContactPoint& c = out.emplace_back();
+          c.point = p.P;
+          c.normal = p.N;
+          c.force = p.F_N * p.N + p.F_T;
+          c.normal_force = p.F_N;
+          c.penetration = p.delta;
+        }
+        return out;
+      });
 }
 
 std::vector<VtkContactPoint> gap_contact_points(const System& sys, const State& s,
