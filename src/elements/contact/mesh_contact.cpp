@@ -115,10 +115,10 @@ MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
 std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats,
                                         bool full) const {
   const MeshInstance m0 = instance(0, *in.i), m1 = instance(1, *in.j);
-  if (full) return find_regions(m0, m1, stats);
+  if (full) return split_at_apex(find_regions(m0, m1, stats), m0, m1);
   const auto search = [&](DetectionStats* st) {
-    if (!candidates_) return find_regions(m0, m1, st);
-    return find_regions(m0, m1, candidates_->intersecting(m0, m1, st), st);
+    if (!candidates_) return split_at_apex(find_regions(m0, m1, st), m0, m1);
+    return split_at_apex(find_regions(m0, m1, candidates_->intersecting(m0, m1, st), st), m0, m1);
   };
   const std::lock_guard<std::mutex> lock(candidates_mutex_);
   if (!options_.hold_contact_set) return search(stats);
@@ -351,14 +351,6 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     Vec3 friction_moment = Vec3::Zero();
     double friction_power = 0.0;
     const bool spread = !k.points.empty() && !fr.has_bristle();
-    RegionResult res;
-    if (out) {
-      for (std::size_t e = 0; e < k.points.size(); ++e) {
-        res.points_W.push_back(k.points[e].unaryExpr([](const S& x) { return value_of(x); }));
-        res.shares.push_back(value_of(k.shares[e]));
-      }
-      res.friction_W.assign(k.points.size(), Vec3::Zero());
-    }
     if (spread && (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0)) {
       // The law at each point with its own velocity, weighted by the depth shares (header).
       for (std::size_t e = 0; e < k.points.size(); ++e) {
@@ -375,7 +367,6 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
         const Vec3 vd = v_e.unaryExpr([](const S& x) { return value_of(x); });
         friction_moment += (cd - kd[r].point).cross(Fd);
         friction_power -= Fd.dot(vd);
-        res.friction_W[e] = Fd;
       }
     } else if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
@@ -393,6 +384,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
     f.template tail<6>() += wrench_at(j, k.point, F);
     if (!out) continue;
+    RegionResult res;
     res.point_W = kd[r].point;
     res.normal_W = k.N.unaryExpr([](const S& x) { return value_of(x); });
     res.depth = value_of(k.depth);
@@ -403,7 +395,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
-    out->push_back(std::move(res));
+    out->push_back(res);
   }
   return f;
 }

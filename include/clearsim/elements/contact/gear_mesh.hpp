@@ -113,6 +113,7 @@ class GearMeshContact final : public Element {
   Evaluation evaluate(const ElementInput& in) const;
 
   int num_helices() const { return static_cast<int>(helices_.size()); }
+  const std::vector<GearHelix>& helices() const { return helices_; }
   // The helix (index from 0) whose face span holds the axial coordinate w [m] along n from the
   // pinion's shape origin; the nearest span for a w outside all. For other contact models of the
   // same pair (mesh contact's gear channels).

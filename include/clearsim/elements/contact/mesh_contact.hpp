@@ -111,7 +111,7 @@ class MeshContact final : public Element {
   // body's centre of mass, in that body's frame [N·m]. Between two generated gears with a gear
   // pair set (set_gear_pair), also the analytic gear mesh's channels with their meaning: per
   // helix "normal_forceH", "friction_forceH", "pairsH" (regions), then "pinion_torque",
-  // "wheel_torque" and "transmission_error" (mesh_contact_gear_channels.cpp).
+  // "wheel_torque" and "transmission_error" (mesh_contact_gears.cpp).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
@@ -128,10 +128,6 @@ class MeshContact final : public Element {
     Vec3 F_T_W = Vec3::Zero();  // friction force on body j [N]
     int vertices = 0;           // penetrating vertices in the region
     int slot = -1;              // memory slot it matched (−1: none)
-    // Line regions: the points c_e, their depth shares δ_e/Σδ and the friction spread on them
-    // (on body j; zero where friction is not spread). Empty for a point region.
-    std::vector<Vec3> points_W, friction_W;
-    std::vector<double> shares;
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
   // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused
@@ -181,6 +177,9 @@ class MeshContact final : public Element {
                                             const Pose<S>& j, const double* memory,
                                             std::vector<RegionResult>* out) const;
   MeshInstance instance(int side, const BodyKinematics& b) const;
+  // Regions of a double-helical gear pair split at the apex plane (mesh_contact_gears.cpp).
+  std::vector<Region> split_at_apex(std::vector<Region> regions, const MeshInstance& m0,
+                                    const MeshInstance& m1) const;
   static constexpr int kOwnChannels = 13;  // before the gear channels
   std::vector<std::string> gear_channel_names() const;
   double gear_channel(int k, const ElementInput& in) const;  // k counts from the first one
