@@ -135,8 +135,10 @@ class MeshContact final : public Element {
   std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr,
                              bool full = false) const;
 
-  // Between two generated gears (shape i the pinion): the analytic gear mesh of the same pair,
-  // whose helix spans and transmission error the gear channels use; nothing of its force is.
+  // Between two generated gears (shape i the pinion): the analytic gear mesh of the same pair.
+  // Its helix spans split a double-helical pair's regions at the apex (line force) and sort
+  // them per helix for the gear channels, which also give its transmission error; nothing of
+  // its force is used (mesh_contact_gears.cpp).
   void set_gear_pair(std::shared_ptr<const GearMeshContact> analytic) {
     gear_pair_ = std::move(analytic);
   }
