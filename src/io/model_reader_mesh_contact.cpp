@@ -111,8 +111,9 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   if (auto c = m.find("candidate_margin")) options.candidate_margin = read_number(*c, "m");
   if (auto c = m.find("hold_contact_set")) options.hold_contact_set = read_bool(*c);
   if (auto c = m.find("hold_distance")) options.hold_distance = read_positive(*c, "m");
-  // Between two gears that mesh as placed, the analytic mesh of the pair gives the gear channels
-  // (helix spans, transmission error); gears that do not (crossed axes) go without them.
+  // Between two gears that mesh as placed, the analytic mesh of the pair gives the helix spans
+  // (the split at the apex, the gear channels) and the transmission error; gears that do not
+  // (crossed axes) go without them.
   std::shared_ptr<const contact::GearMeshContact> gear_pair;
   if (gears) {
     try {
