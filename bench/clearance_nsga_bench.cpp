@@ -1,7 +1,8 @@
 // The NSGA cases of issue 3, read from their example model files and run whole through
 // run_analysis (initial conditions, every step, an output call every 10 steps that the observer
 // discards): the dry spherical clearance slider–crank of seed 000 (30 000 steps) and seed 002's
-// spatial slider–crank with a 3D revolute clearance joint (100 000 steps). Full Newton (the
+// spatial slider–crank with a 3D revolute clearance joint (100 000 steps), and Flores' planar one
+// (12 000 steps). Full Newton (the
 // default) and modified Newton for the smooth step; the corrections are the same in both.
 #include <benchmark/benchmark.h>
 
@@ -67,6 +68,13 @@ BENCHMARK(BM_SpatialRevoluteClearanceRun)
     ->Arg(0)
     ->Arg(1)
     ->Unit(benchmark::kMillisecond);
+
+// Flores' planar slider–crank with a revolute clearance (the Siconos peer case), alone, so that
+// it can be profiled without the peer.
+void BM_FloresClearanceRun(benchmark::State& state) {
+  run_example(state, "flores_slider_crank_nsga");
+}
+BENCHMARK(BM_FloresClearanceRun)->ArgName("modified")->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace cs::bench

@@ -20,6 +20,9 @@ constexpr double kPersistentSpeedFactor = 100.0;
 // Sliding contacts on small clearances contract at about h·v_slide/c per iteration (the velocity
 // rows leave out ∂(G v)/∂q, as the full matrix does too): 0.3 was seen on seed 000.
 constexpr double kMassRate = 0.5;
+// Outside NSGA the mass iteration keeps its factorization from step to step and refreshes it at
+// the current rows when an iteration contracts slower than this.
+constexpr double kMassRefresh = 0.001;
 // Modified Newton stops when its remaining error in positions is below kStepErrorFraction times
 // the step's own local error estimate h²|β − 1/6|‖a_{n+1} − a_n‖∞ (see smooth_solve), never
 // above newton_tol and never below the round-off floor, and below the acceleration bound
@@ -95,7 +98,7 @@ GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& sett
   ls_.resize(N, use_sparse(N, settings.linear_solver));
   persistent_.assign(gap_rows_, 0);
   r_c_ = VecX::Zero(gap_rows_);
-  if (stabilized() && !ls_.is_sparse()) {
+  if (!ls_.is_sparse()) {
     mass_schur_ = std::make_unique<MassSaddleSchur>(sys.model());
     mass_ok_ = true;
   }
@@ -360,14 +363,19 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // The fixed-step loop computes h as target − t, so equal steps differ in the last bits.
   if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
   if (modified && p > 0 && factored_persistent_ != persistent_) factored_h_ = -1.0;
-  // Mass iteration (modified Newton, stabilized, dense): the iteration matrix keeps only M of
-  // its top-left block M + (γ′/β′)C_t + K_t T/β′ — the dropped terms are O(h²β‖M⁻¹K‖) and
-  // O(hγ‖M⁻¹C‖) relative to M, about 1e-7 for the rigid mechanisms of the seeds at h = 1e-5 —
-  // so that [M Bᵀ −Gᵀ; B; G] is solved through the Schur complement of the block-diagonal M,
-  // refactored cheaply at every step with the current B and G. If that ever contracts slower
-  // than kMassRate per iteration (stiff forces, large steps) the run falls back to the LU of the
-  // full matrix for good.
+  // Mass iteration (modified Newton, dense): the iteration matrix keeps only M of its top-left
+  // block M + (γ′/β′)C_t + K_t T/β′ — the dropped terms are O(h²β‖M⁻¹K‖) and O(hγ‖M⁻¹C‖)
+  // relative to M, about 1e-7 for the rigid mechanisms of the seeds at h = 1e-5 — and, under
+  // index 3, the tangent T(hΔq) = I + O(h‖ω‖) of its bottom-left block B T, so that
+  // [M Bᵀ −Gᵀ; B; G] is solved through the Schur complement of the block-diagonal M. That
+  // matrix does not depend on h; it is refactored when the rows move on: at every step under
+  // NSGA (its corrections use it as their chord), and otherwise when an iteration contracts
+  // slower than kMassRefresh with a factorization from an earlier step. If a fresh
+  // factorization still contracts slower than kMassRate (stiff forces, large steps) the run
+  // falls back to the LU of the full matrix for good.
   const bool mass_iteration = modified && mass_ok_ && mass_schur_ != nullptr;
+  if (nonsmooth_ || (p > 0 && mass_persistent_ != persistent_)) mass_factored_ = false;
+  int mass_fresh_at = -1;  // the iteration of this step that factored the mass iteration's S
   double last_dx = INFINITY, prev_dx = INFINITY;
   int fresh_at = -1;  // the iteration whose increment came from a matrix factored at its iterate
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
@@ -388,17 +396,23 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     }
     if (it == settings_.max_newton_iterations) break;
     if (mass_iteration && mass_ok_) {
-      if (it >= 2 && last_dx > kMassRate * prev_dx) {
+      const bool fresh = mass_fresh_at >= 0;
+      if (fresh && it >= mass_fresh_at + 2 && last_dx > kMassRate * prev_dx) {
         mass_ok_ = false;  // too slow: the LU of the full matrix from here on
+        mass_factored_ = false;
         evaluate(x, true);
         factored_h_ = -1.0;
-      } else if (it == 0) {
+      } else if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
         if (p > 0 && !any_persistent_) G_.setZero(p, n);
         if (!mass_schur_->factor_gaps(B_, G_, persistent_)) {
           res.message = "singular iteration matrix (mass iteration)";
+          mass_factored_ = false;
           break;
         }
         ++res.factorizations;
+        mass_factored_ = true;
+        mass_persistent_ = persistent_;
+        mass_fresh_at = it;
       }
     } else if (!need_matrix && it >= 2 && last_dx > 0.25 * prev_dx) {
       // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
@@ -496,6 +510,7 @@ bool GeneralizedAlpha::restart_accelerations(State& s) {
     sys_.gaps(kin, s.t, &g, MatrixSink(&Gm));
     zeta = (Gp - Gm) * s.v / (2.0 * eps);
   }
+  mass_factored_ = false;  // the factorization below is of the restart's rows
   if (!mass_schur_->factor_gaps(Bn, Gn, persistent_)) return false;
   const int m = sys_.num_constraints();
   for (VecX* acc : {&s.a, &s.vdot}) {
@@ -728,6 +743,7 @@ bool GeneralizedAlpha::left_its_branch(const VecX& v, const VecX& w) {
 
 void GeneralizedAlpha::rows_changed() {
   factored_h_ = -1.0;       // the modified-Newton matrix holds the old rows
+  mass_factored_ = false;   // and so does the mass iteration's
   hist_end_t_ = -INFINITY;  // λ history belongs to the old rows: no extrapolation
   shared_ok_ = false;
 }

@@ -80,9 +80,11 @@ class GeneralizedAlpha final : public Integrator {
   LinearSystem ls_;
   LinearSystem proj_;  // [M Bᵀ; B 0] of the projections
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;
-  // Modified Newton on small stabilized models: the mass iteration (see smooth_solve).
+  // Modified Newton on small models: the mass iteration (see smooth_solve), whether its
+  // factorization holds the current rows, and the persistent set it was made for.
   std::unique_ptr<MassSaddleSchur> mass_schur_;
-  bool mass_ok_ = false;
+  bool mass_ok_ = false, mass_factored_ = false;
+  std::vector<char> mass_persistent_;
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
   // Workspace (no allocation inside the step loop once sized).
