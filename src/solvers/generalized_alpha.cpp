@@ -98,7 +98,13 @@ GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& sett
   ls_.resize(N, use_sparse(N, settings.linear_solver));
   persistent_.assign(gap_rows_, 0);
   r_c_ = VecX::Zero(gap_rows_);
-  if (!ls_.is_sparse()) {
+  // The mass iteration's solver: row blocks and a sparse LDLᵀ of S without gaps (fastest at
+  // every size, measured: 10-link chain 157k → 185k steps/s against the dense one), the dense
+  // one under NSGA, whose corrections use it as their chord.
+  if (gap_rows_ == 0) {
+    sparse_schur_ = std::make_unique<SparseMassSchur>(sys.model());
+    mass_ok_ = true;
+  } else if (!ls_.is_sparse()) {
     mass_schur_ = std::make_unique<MassSaddleSchur>(sys.model());
     mass_ok_ = true;
   }
@@ -373,7 +379,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // slower than kMassRefresh with a factorization from an earlier step. If a fresh
   // factorization still contracts slower than kMassRate (stiff forces, large steps) the run
   // falls back to the LU of the full matrix for good.
-  const bool mass_iteration = modified && mass_ok_ && mass_schur_ != nullptr;
+  const bool mass_iteration = modified && mass_ok_ && (mass_schur_ || sparse_schur_);
   if (nonsmooth_ || (p > 0 && mass_persistent_ != persistent_)) mass_factored_ = false;
   int mass_fresh_at = -1;  // the iteration of this step that factored the mass iteration's S
   double last_dx = INFINITY, prev_dx = INFINITY;
@@ -404,7 +410,10 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
         factored_h_ = -1.0;
       } else if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
         if (p > 0 && !any_persistent_) G_.setZero(p, n);
-        if (!mass_schur_->factor_gaps(B_, G_, persistent_)) {
+        const bool ok = mass_schur_ ? mass_schur_->factor_gaps(B_, G_, persistent_)
+                                    : (ls_.is_sparse() ? sparse_schur_->factor(tB_, m, n)
+                                                       : sparse_schur_->factor(B_));
+        if (!ok) {
           res.message = "singular iteration matrix (mass iteration)";
           mass_factored_ = false;
           break;
@@ -432,8 +441,10 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     if (m > 0) rhs_.segment(n, m) = stabilized() ? VecX(-r_v_ / gamma_p) : VecX(-phi_);
     for (int j = 0; j < p; ++j)
       rhs_(n + m + j) = persistent_[j] ? -r_c_(j) / gamma_p : -x.lambda_N(j) / beta_p;
-    if (mass_iteration && mass_ok_) {
+    if (mass_iteration && mass_ok_ && mass_schur_) {
       mass_schur_->solve_gaps(rhs_);
+    } else if (mass_iteration && mass_ok_) {
+      sparse_schur_->solve(rhs_);
     } else {
       ls_.solve(rhs_);
     }

@@ -20,6 +20,7 @@
 #include "clearsim/solvers/mass_saddle_schur.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
+#include "clearsim/solvers/sparse_mass_schur.hpp"
 
 namespace cs {
 
@@ -82,7 +83,8 @@ class GeneralizedAlpha final : public Integrator {
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;
   // Modified Newton on small models: the mass iteration (see smooth_solve), whether its
   // factorization holds the current rows, and the persistent set it was made for.
-  std::unique_ptr<MassSaddleSchur> mass_schur_;
+  std::unique_ptr<MassSaddleSchur> mass_schur_;    // dense models
+  std::unique_ptr<SparseMassSchur> sparse_schur_;  // sparse models without gaps
   bool mass_ok_ = false, mass_factored_ = false;
   std::vector<char> mass_persistent_;
   State base_;
