@@ -6,17 +6,59 @@
 
 namespace cs {
 
+namespace {
+// The inverse of a symmetric positive definite 6 × 6 matrix by Cholesky, A = L Lᵀ,
+// A⁻¹ = L⁻ᵀ L⁻¹; false if A is not positive definite. Plain loops: Eigen's LLT and inverse at this
+// fixed size went through its general blocked triangular solves, about 4× the arithmetic.
+bool spd_inverse(const Mat6& A, Mat6& inverse) {
+  double L[6][6] = {}, W[6][6] = {};  // L and L⁻¹, lower triangular
+  for (int j = 0; j < 6; ++j) {
+    double d = A(j, j);
+    for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
+    if (!(d > 1e-14 * A(j, j)) || !std::isfinite(d)) return false;
+    L[j][j] = std::sqrt(d);
+    for (int i = j + 1; i < 6; ++i) {
+      double s = A(i, j);
+      for (int k = 0; k < j; ++k) s -= L[i][k] * L[j][k];
+      L[i][j] = s / L[j][j];
+    }
+  }
+  for (int j = 0; j < 6; ++j) {
+    W[j][j] = 1.0 / L[j][j];
+    for (int i = j + 1; i < 6; ++i) {
+      double s = 0.0;
+      for (int k = j; k < i; ++k) s -= L[i][k] * W[k][j];
+      W[i][j] = s / L[i][i];
+    }
+  }
+  for (int i = 0; i < 6; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double s = 0.0;
+      for (int k = i; k < 6; ++k) s += W[k][i] * W[k][j];
+      inverse(i, j) = s;
+      inverse(j, i) = s;
+    }
+  }
+  return true;
+}
+}  // namespace
+
 SparseMassSchur::SparseMassSchur(const Model& model) {
   for (const Body& b : model.bodies) {
-    inv_mass_.push_back(1.0 / b.mass);
-    inv_inertia_.push_back(b.inertia_B.inverse());
+    Mat6 M = Mat6::Zero();
+    M.topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
+    M.bottomRightCorner<3, 3>() = b.inertia_B;
+    mass_.push_back(M);
+    inverse_.push_back(M.inverse());
   }
 }
 
-void SparseMassSchur::apply_inverse_mass(int body, const Vec6& x, Vec6& y) const {
-  const auto b = static_cast<std::size_t>(body);
-  y.head<3>() = inv_mass_[b] * x.head<3>();
-  y.tail<3>() = inv_inertia_[b] * x.tail<3>();
+void SparseMassSchur::set_body_terms(const std::vector<Mat6>& D) {
+  const bool with_terms = D.size() == mass_.size();
+  if (!with_terms && !has_terms_) return;  // M alone already
+  for (std::size_t b = 0; b < mass_.size(); ++b)
+    if (!with_terms || !spd_inverse(mass_[b] + D[b], inverse_[b])) inverse_[b] = mass_[b].inverse();
+  has_terms_ = with_terms;
 }
 
 void SparseMassSchur::analyse(const std::vector<Eigen::Triplet<double>>& J, int k, int n) {
@@ -35,7 +77,7 @@ void SparseMassSchur::analyse(const std::vector<Eigen::Triplet<double>>& J, int 
   }
   // Pairs of row blocks on one body, and S's lower-triangle pattern from them (the diagonal
   // always, so that a row touching no body still shows as a zero pivot).
-  std::vector<std::vector<int>> on_body(inv_mass_.size());
+  std::vector<std::vector<int>> on_body(mass_.size());
   for (std::size_t p = 0; p < blocks_.size(); ++p)
     on_body[static_cast<std::size_t>(blocks_[p].body)].push_back(static_cast<int>(p));
   std::vector<Eigen::Triplet<double>> pattern;
@@ -74,7 +116,7 @@ bool SparseMassSchur::factor(const std::vector<Eigen::Triplet<double>>& J, int k
     const int slot = triplet_block_[e];
     blocks_[static_cast<std::size_t>(slot / 6)].j(slot % 6) += J[e].value();
   }
-  for (RowBlock& b : blocks_) apply_inverse_mass(b.body, b.j, b.minv);
+  for (RowBlock& b : blocks_) b.minv.noalias() = inverse_[static_cast<std::size_t>(b.body)] * b.j;
   double* values = S_.valuePtr();
   std::fill(values, values + S_.nonZeros(), 0.0);
   for (const Pair& pr : pairs_)
@@ -110,10 +152,9 @@ void SparseMassSchur::solve(VecX& rhs) {
   auto a = rhs.head(n_);
   auto b = rhs.tail(k_);
   t_.resize(n_);
-  for (std::size_t body = 0; body < inv_mass_.size(); ++body) {
+  for (std::size_t body = 0; body < inverse_.size(); ++body) {
     const Eigen::Index c = 6 * static_cast<Eigen::Index>(body);
-    t_.segment<3>(c) = inv_mass_[body] * a.segment<3>(c);
-    t_.segment<3>(c + 3) = inv_inertia_[body] * a.segment<3>(c + 3);
+    t_.segment<6>(c).noalias() = inverse_[body] * a.segment<6>(c);
   }
   z_ = -b;  // z = J M⁻¹ a − b
   for (const RowBlock& rb : blocks_) z_(rb.row) += rb.j.dot(t_.segment<6>(6 * rb.body));

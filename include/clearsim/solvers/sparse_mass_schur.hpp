@@ -28,6 +28,10 @@ class SparseMassSchur {
  public:
   explicit SparseMassSchur(const Model& model);
 
+  // Replaces M_b by M_b + D_b in the factorizations that follow (D_b symmetric, one 6 × 6 block
+  // per body; empty: M alone). A block whose sum is not positive definite keeps M_b.
+  void set_body_terms(const std::vector<Mat6>& D);
+
   // Factorizes for the rows J (k × n) given as triplets (duplicates add up). False if S is
   // numerically singular, i.e. the rows are (nearly) linearly dependent.
   bool factor(const std::vector<Eigen::Triplet<double>>& J, int k, int n);
@@ -39,15 +43,13 @@ class SparseMassSchur {
  private:
   // The pattern of J's triplets changed (or was never seen): row blocks, S's pattern, analysis.
   void analyse(const std::vector<Eigen::Triplet<double>>& J, int k, int n);
-  void apply_inverse_mass(int body, const Vec6& x, Vec6& y) const;
 
   struct RowBlock {
     int row = 0, body = 0;
     Vec6 j = Vec6::Zero();     // J_row,body
-    Vec6 minv = Vec6::Zero();  // M_body⁻¹ J_row,bodyᵀ
+    Vec6 minv = Vec6::Zero();  // (M_b + D_b)⁻¹ J_row,bᵀ
   };
-  std::vector<double> inv_mass_;
-  std::vector<Mat3> inv_inertia_;
+  std::vector<Mat6> mass_, inverse_;  // M_b, and (M_b + D_b)⁻¹ of the last set_body_terms
   std::vector<RowBlock> blocks_;
   std::vector<int> triplet_block_;  // for each triplet of J: its row block and slot (6·block + l)
   std::vector<std::pair<int, int>> triplet_key_;  // (row, col) of each triplet at the analysis
@@ -59,6 +61,7 @@ class SparseMassSchur {
   std::vector<Pair> pairs_;
   int k_ = 0, n_ = 0;
   bool analysed_ = false;
+  bool has_terms_ = false;         // inverse_ holds M_b + D_b for some body terms
   Eigen::SparseMatrix<double> S_;  // lower triangle of S, k × k
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
   VecX t_, z_, zp_;

@@ -6,6 +6,7 @@
 #include <Eigen/LU>
 #include <random>
 
+#include "clearsim/assembly/matrix_sink.hpp"
 #include "clearsim/model/model_builder.hpp"
 
 namespace cs {
@@ -107,6 +108,55 @@ TEST(SparseMassSchur, AddsDuplicateTripletsAndReusesItsAnalysisForNewValues) {
   schur.solve(x);
   const VecX ref2 = saddle_matrix(model, J2).partialPivLu().solve(rhs);
   EXPECT_LT((x - ref2).lpNorm<Eigen::Infinity>(), 1e-9 * ref2.lpNorm<Eigen::Infinity>());
+}
+
+TEST(SparseMassSchur, BodyTermsReplaceEachMassBlockByItsSum) {
+  // [M + D, Jᵀ; J, 0] with D symmetric positive definite per body; an indefinite D_b keeps M_b.
+  const int bodies = 5;
+  const Model model = bodies_with_full_inertia(bodies);
+  const MatX J = chain_rows(bodies);
+  std::vector<Mat6> D(bodies);
+  for (int b = 0; b < bodies; ++b) {
+    const Mat6 R = Mat6::Random();
+    D[b] = 0.1 * (R * R.transpose());
+  }
+  D[2] = -100.0 * Mat6::Identity();  // M_2 + D_2 is not positive definite
+  MatX A = saddle_matrix(model, J);
+  for (int b = 0; b < bodies; ++b)
+    if (b != 2) A.block<6, 6>(6 * b, 6 * b) += D[b];
+  SparseMassSchur schur(model);
+  schur.set_body_terms(D);
+  ASSERT_TRUE(schur.factor(J));
+  const VecX rhs = VecX::Random(A.rows());
+  VecX x = rhs;
+  schur.solve(x);
+  const VecX ref = A.partialPivLu().solve(rhs);
+  EXPECT_LT((x - ref).lpNorm<Eigen::Infinity>(), 1e-9 * ref.lpNorm<Eigen::Infinity>());
+  // Back to M alone.
+  schur.set_body_terms({});
+  ASSERT_TRUE(schur.factor(J));
+  x = rhs;
+  schur.solve(x);
+  const VecX ref_m = saddle_matrix(model, J).partialPivLu().solve(rhs);
+  EXPECT_LT((x - ref_m).lpNorm<Eigen::Infinity>(), 1e-9 * ref_m.lpNorm<Eigen::Infinity>());
+}
+
+TEST(MatrixSink, BodyBlockModeKeepsOnlyEntriesOfOneBody) {
+  std::vector<Mat6> blocks(2, Mat6::Zero());
+  MatrixSink sink(&blocks, 2.0);
+  sink.add(1, 4, 1.0);                                        // body 0
+  sink.add(7, 2, 5.0);                                        // bodies 1 and 0: dropped
+  sink.add(11, 6, 3.0);                                       // body 1
+  sink.add_block(6, 6, Mat6::Identity());                     // body 1, whole block
+  sink.add_block(0, 6, Mat6::Ones());                         // bodies 0 and 1: dropped
+  sink.add_block(3, 3, Eigen::Matrix<double, 6, 6>::Ones());  // straddles both bodies
+  Mat6 expected0 = Mat6::Zero(), expected1 = 2.0 * Mat6::Identity();
+  expected0(1, 4) = 2.0;
+  expected1(5, 0) = 6.0;
+  expected0.bottomRightCorner<3, 3>().array() += 2.0;
+  expected1.topLeftCorner<3, 3>().array() += 2.0;
+  EXPECT_TRUE(blocks[0].isApprox(expected0));
+  EXPECT_TRUE(blocks[1].isApprox(expected1));
 }
 
 TEST(SparseMassSchur, ReportsDependentRows) {
