@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "clearsim/math/so3.hpp"
@@ -24,7 +26,7 @@ constexpr double kMassRate = 0.5;
 // the current rows when an iteration contracts slower than this.
 constexpr double kMassRefresh = 0.001;
 // A fresh factorization of M alone that contracts slower than this tries the body-diagonal
-// stiffness blocks (see body_stiffness_terms and smooth_solve).
+// stiffness blocks (see body_stiffness_terms and note_fresh_rate).
 constexpr double kStiffRate = 0.03;
 // Modified Newton stops when its remaining error in positions is below kStepErrorFraction times
 // the step's own local error estimate h²|β − 1/6|‖a_{n+1} − a_n‖∞ (see smooth_solve), never
@@ -98,6 +100,7 @@ GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& sett
   const int n = sys.num_dofs(), m = sys.num_constraints();
   gap_rows_ = nonsmooth_ ? sys.num_gaps() : 0;
   const int N = n + m + gap_rows_;
+  next_stiff_trial_ = kStiffRate;
   ls_.resize(N, use_sparse(N, settings.linear_solver));
   persistent_.assign(gap_rows_, 0);
   r_c_ = VecX::Zero(gap_rows_);
@@ -300,29 +303,60 @@ bool GeneralizedAlpha::build_and_factor(const State& s, double h, const VecX& hd
 }
 
 void GeneralizedAlpha::body_stiffness_terms(const State& x, double h) {
-  // D_b: the body-diagonal blocks of (γ′/β′)C_t + K_t T/β′, symmetrized. Joints that pin a point
-  // of each body (spherical, the point rows of the others) have a geometric stiffness
-  // ∂(Bᵀλ)/∂q with no block between two bodies, and at large tension and small link inertia it
-  // is what sets the mass iteration's rate: λ r/(J/h²β) ≈ 0.4 at the top of a 1000-link chain
-  // of 0.1 kg links at h = 1e-3 s, 11 iterations per step. Its antisymmetric part, ½((s × R̃ᵀλ)×),
-  // vanishes where the reaction is along the lever, as in a hanging chain.
+  // D_b: the body-diagonal blocks of the joints' geometric stiffness K_c = ∂(Bᵀλ)/∂q, times T/β′
+  // as in the iteration matrix, symmetrized. Joints that pin a point of each body (spherical, the
+  // point rows of the others) have a K_c with no block between two bodies, and at large tension
+  // and small link inertia it is what sets the mass iteration's rate: λ r/(J/h²β) ≈ 0.4 at the
+  // top of a 1000-link chain of 0.1 kg links at h = 1e-3 s, 11 iterations per step. Its
+  // antisymmetric part, ½((s × R̃ᵀλ)×), vanishes where the reaction is along the lever, as in a
+  // hanging chain. Force elements are left out: their stiffness couples two bodies (a spring, a
+  // gear mesh), and its diagonal blocks alone made the iteration slower and less accurate on
+  // IFToMM A05 (8.5 iterations per step at h = 5e-4 s); stiff forces are the full LU's job.
   const auto nb = static_cast<std::size_t>(sys_.model().num_bodies());
   const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
-  const double gamma_p = p_.gamma / (h * p_.beta);
   block_K_.assign(nb, Mat6::Zero());
-  block_C_.assign(nb, Mat6::Zero());
-  sys_.forces(kin_, x.t, f_, MatrixSink(&block_K_, -1.0), MatrixSink(&block_C_, -1.0));
   if (sys_.num_constraints() > 0)
     sys_.constraint_tangent(kin_, x.t, x.lambda, MatrixSink(&block_K_));
   body_terms_.resize(nb);
   for (std::size_t b = 0; b < nb; ++b) {
-    Mat6 D = (gamma_p / beta_p) * block_C_[b];
-    D.leftCols<3>() += block_K_[b].leftCols<3>() / beta_p;
-    D.rightCols<3>() +=
-        block_K_[b].rightCols<3>() * so3::tangent(hdq_.segment<3>(6 * b + 3)) / beta_p;
+    Mat6 D = block_K_[b] / beta_p;
+    D.rightCols<3>() = D.rightCols<3>() * so3::tangent(hdq_.segment<3>(6 * b + 3));
     body_terms_[b] = 0.5 * (D + D.transpose());
   }
   sparse_schur_->set_body_terms(body_terms_);
+}
+
+void GeneralizedAlpha::note_fresh_rate(double rate) {
+  // The contraction of a factorization of S made at the current rows. When M alone contracts
+  // slower than the trial rate (kStiffRate at first), the joints' stiffness blocks are tried and
+  // kept if the first fresh factorization with them contracts at least twice as fast. If they do
+  // not help, the slowness is elsewhere: stiffness between bodies (forces), or the dropped T(hΔq)
+  // of index 3 at large rotation steps (h‖ω‖ ≈ 0.03 on the falling 300-link chain at
+  // h = 1e-3 s, where its tension has not built up yet). A dense system then goes to the full LU,
+  // whose solve costs about a Schur solve; a sparse one keeps the mass iteration, whose Schur
+  // solve is a fraction of a sparse LU solve, and tries the blocks again at twice the rate. Any
+  // system gives the mass iteration up at once when a fresh factorization contracts slower than
+  // kMassRate (the blocks are for an iteration that converges slowly, not one that diverges).
+  if (rate > kMassRate) {
+    mass_too_slow_ = true;
+    return;
+  }
+  if (sparse_schur_ && !stiff_on_ && rate > next_stiff_trial_) {
+    stiff_on_ = true;
+    stiff_judged_ = false;
+    stiff_trial_rate_ = rate;
+    mass_factored_ = false;
+    return;
+  }
+  if (stiff_on_ && !stiff_judged_) {
+    stiff_judged_ = true;
+    if (rate > 0.5 * stiff_trial_rate_) {
+      stiff_on_ = false;
+      next_stiff_trial_ = 2.0 * stiff_trial_rate_;
+      mass_factored_ = false;
+      if (!ls_.is_sparse()) mass_too_slow_ = true;
+    }
+  }
 }
 
 void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
@@ -408,9 +442,14 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // slower than kMassRefresh with a factorization from an earlier step. If a fresh
   // factorization still contracts slower than kMassRate (stiff forces, large steps) the run
   // falls back to the LU of the full matrix for good.
+  if (mass_too_slow_ && mass_ok_) {  // found at the end of the last step
+    mass_ok_ = false;
+    factored_h_ = -1.0;
+  }
   const bool mass_iteration = modified && mass_ok_ && (mass_schur_ || sparse_schur_);
   if (nonsmooth_ || (p > 0 && mass_persistent_ != persistent_)) mass_factored_ = false;
-  int mass_fresh_at = -1;  // the iteration of this step that factored the mass iteration's S
+  int mass_fresh_at = -1;    // the iteration of this step that factored the mass iteration's S
+  bool fresh_noted = false;  // its rate has been read (note_fresh_rate, once per factorization)
   double last_dx = INFINITY, prev_dx = INFINITY;
   int fresh_at = -1;  // the iteration whose increment came from a matrix factored at its iterate
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
@@ -432,31 +471,26 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     if (it == settings_.max_newton_iterations) break;
     if (mass_iteration && mass_ok_) {
       const bool fresh = mass_fresh_at >= 0;
-      const bool fresh_rate = fresh && it >= mass_fresh_at + 2;  // both increments from it
-      if (fresh_rate && sparse_schur_) {
-        // M alone contracts slowly: try its stiffness blocks, and keep them for the rest of the
-        // run if the first fresh factorization with them contracts at least twice as fast.
-        const double rate = last_dx / prev_dx;
-        if (stiff_trial_ == StiffTrial::kUntried && rate > kStiffRate) {
-          stiff_trial_ = StiffTrial::kOn;
-          stiff_trial_rate_ = rate;
-          mass_factored_ = false;
-        } else if (stiff_trial_ == StiffTrial::kOn && !stiff_judged_) {
-          stiff_judged_ = true;
-          if (rate > 0.5 * stiff_trial_rate_) {
-            stiff_trial_ = StiffTrial::kOff;
-            mass_factored_ = false;
-          }
+      // Rates are read only from increments above the round-off noise.
+      const bool measurable = last_dx > kNoiseBand * tol_floor;
+      if (fresh && it >= mass_fresh_at + 2 && measurable) {
+        // The first rate of a factorization drives the stiffness blocks' trial; any later one
+        // that is still slower than kMassRate ends the mass iteration.
+        if (!fresh_noted) {
+          fresh_noted = true;
+          note_fresh_rate(last_dx / prev_dx);
+        } else if (last_dx > kMassRate * prev_dx) {
+          mass_too_slow_ = true;
         }
       }
-      if (fresh_rate && mass_factored_ && last_dx > kMassRate * prev_dx) {
+      if (mass_too_slow_) {
         mass_ok_ = false;  // too slow: the LU of the full matrix from here on
         mass_factored_ = false;
         evaluate(x, true);
         factored_h_ = -1.0;
       } else if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
         if (p > 0 && !any_persistent_) G_.setZero(p, n);
-        if (stiff_trial_ == StiffTrial::kOn) {
+        if (stiff_on_) {
           body_stiffness_terms(x, h);
         } else if (sparse_schur_) {
           sparse_schur_->set_body_terms({});
@@ -473,6 +507,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
         mass_factored_ = true;
         mass_persistent_ = persistent_;
         mass_fresh_at = it;
+        fresh_noted = false;
       }
     } else if (!need_matrix && it >= 2 && last_dx > 0.25 * prev_dx) {
       // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
@@ -529,6 +564,11 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     const double phi_tol = at_floor ? std::max(tol, stall_tol) : tol;
     if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
       const double rho = last_dx < prev_dx ? last_dx / prev_dx : 0.0;
+      if (mass_iteration && mass_ok_ && mass_fresh_at >= 0 && it == mass_fresh_at + 1 &&
+          last_dx < prev_dx && last_dx > kNoiseBand * tol_floor && !fresh_noted) {
+        fresh_noted = true;
+        note_fresh_rate(rho);  // the two increments of this step's fresh factorization
+      }
       if (at_floor || rho / (1.0 - rho) * last_dx <= 0.1 * tol) {
         res.converged = true;
         shared_xi_ = xi;  // B_ and Φ are those of the iterate before this increment

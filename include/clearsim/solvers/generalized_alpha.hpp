@@ -64,6 +64,8 @@ class GeneralizedAlpha final : public Integrator {
   // One smooth generalized-α solve from s (predictor and Newton) into trial_.
   void smooth_solve(const State& s, double h, StepResult& res);
   bool build_and_factor(const State& s, double h, const VecX& hdq);
+  // Bookkeeping of the mass iteration after a fresh factorization contracted at `rate`.
+  void note_fresh_rate(double rate);
   // The mass iteration's body-diagonal stiffness blocks at x, handed to sparse_schur_.
   void body_stiffness_terms(const State& x, double h);
   std::string failure_report(const State& start, const State& s, double h) const;
@@ -88,16 +90,14 @@ class GeneralizedAlpha final : public Integrator {
   std::unique_ptr<MassSaddleSchur> mass_schur_;    // dense models
   std::unique_ptr<SparseMassSchur> sparse_schur_;  // sparse models without gaps
   bool mass_ok_ = false, mass_factored_ = false;
-  // Body-diagonal stiffness blocks in the mass iteration: not tried yet, on, or tried and dropped
-  // (they did not speed up its contraction); the rate that made the trial, and whether the trial
-  // has been judged.
-  enum class StiffTrial { kUntried, kOn, kOff };
-  StiffTrial stiff_trial_ = StiffTrial::kUntried;
-  double stiff_trial_rate_ = 0.0;
-  bool stiff_judged_ = false;
+  // Body-diagonal stiffness blocks in the mass iteration (see note_fresh_rate): on, judged after
+  // the trial, the rate that started the trial and the rate above which the next one starts.
+  bool stiff_on_ = false, stiff_judged_ = false;
+  double stiff_trial_rate_ = 0.0, next_stiff_trial_ = 0.0;
+  bool mass_too_slow_ = false;  // a fresh factorization contracted slower than kMassRate
   std::vector<char> mass_persistent_;
   std::vector<Mat6> body_terms_;
-  std::vector<Mat6> block_K_, block_C_;  // body-diagonal blocks of K_t and C_t
+  std::vector<Mat6> block_K_;  // body-diagonal blocks of the joints' ∂(Bᵀλ)/∂q
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
   // Workspace (no allocation inside the step loop once sized).
