@@ -484,11 +484,17 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
         }
       }
       if (mass_too_slow_) {
-        mass_ok_ = false;  // too slow: the LU of the full matrix from here on
+        // Too slow: the LU of the full matrix from here on. This step is solved again from its
+        // predictor (by step()'s full-Newton attempt), not from an iterate the mass iteration
+        // may have thrown far off: continued from there, the lubricated four-bar's first step
+        // (rate 22) led to a history that failed at its film rupture (t = 0.091 s).
+        mass_ok_ = false;
         mass_factored_ = false;
-        evaluate(x, true);
         factored_h_ = -1.0;
-      } else if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
+        res.message = "the mass iteration contracts too slowly";
+        break;
+      }
+      if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
         if (p > 0 && !any_persistent_) G_.setZero(p, n);
         if (stiff_on_) {
           body_stiffness_terms(x, h);
