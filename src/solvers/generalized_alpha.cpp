@@ -432,16 +432,16 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // The fixed-step loop computes h as target − t, so equal steps differ in the last bits.
   if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
   if (modified && p > 0 && factored_persistent_ != persistent_) factored_h_ = -1.0;
-  // Mass iteration (modified Newton, dense): the iteration matrix keeps only M of its top-left
-  // block M + (γ′/β′)C_t + K_t T/β′ — the dropped terms are O(h²β‖M⁻¹K‖) and O(hγ‖M⁻¹C‖)
-  // relative to M, about 1e-7 for the rigid mechanisms of the seeds at h = 1e-5 — and, under
-  // index 3, the tangent T(hΔq) = I + O(h‖ω‖) of its bottom-left block B T, so that
-  // [M Bᵀ −Gᵀ; B; G] is solved through the Schur complement of the block-diagonal M. That
-  // matrix does not depend on h; it is refactored when the rows move on: at every step under
-  // NSGA (its corrections use it as their chord), and otherwise when an iteration contracts
-  // slower than kMassRefresh with a factorization from an earlier step. If a fresh
-  // factorization still contracts slower than kMassRate (stiff forces, large steps) the run
-  // falls back to the LU of the full matrix for good.
+  // Mass iteration (modified Newton): the iteration matrix keeps only M of its top-left block
+  // M + (γ′/β′)C_t + K_t T/β′ — the dropped terms are O(h²β‖M⁻¹K‖) and O(hγ‖M⁻¹C‖) relative to
+  // M, about 1e-7 for the rigid mechanisms of the seeds at h = 1e-5 — and, under index 3, the
+  // tangent T(hΔq) = I + O(h‖ω‖) of its bottom-left block B T, so that [M Bᵀ −Gᵀ; B; G] is
+  // solved through the Schur complement of the block-diagonal M (sparse_schur_ without gaps,
+  // mass_schur_ under NSGA). That matrix does not depend on h; it is refactored when the rows
+  // move on: at every step under NSGA (its corrections use it as their chord), and otherwise when
+  // an iteration contracts slower than kMassRefresh with a factorization from an earlier step.
+  // The contraction of fresh factorizations decides, in note_fresh_rate, whether M's blocks get
+  // the joints' stiffness and whether the run goes over to the LU of the full matrix for good.
   if (mass_too_slow_ && mass_ok_) {  // found at the end of the last step
     mass_ok_ = false;
     factored_h_ = -1.0;
