@@ -85,10 +85,10 @@ class GeneralizedAlpha final : public Integrator {
   LinearSystem ls_;
   LinearSystem proj_;  // [M Bᵀ; B 0] of the projections
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;
-  // Modified Newton on small models: the mass iteration (see smooth_solve), whether its
-  // factorization holds the current rows, and the persistent set it was made for.
-  std::unique_ptr<MassSaddleSchur> mass_schur_;    // dense models
-  std::unique_ptr<SparseMassSchur> sparse_schur_;  // sparse models without gaps
+  // Modified Newton's mass iteration (see smooth_solve), whether its factorization holds the
+  // current rows, and the persistent set it was made for.
+  std::unique_ptr<MassSaddleSchur> mass_schur_;    // NSGA (gap rows), dense models
+  std::unique_ptr<SparseMassSchur> sparse_schur_;  // every model without gaps
   bool mass_ok_ = false, mass_factored_ = false;
   // Body-diagonal stiffness blocks in the mass iteration (see note_fresh_rate): on, judged after
   // the trial, the rate that started the trial and the rate above which the next one starts.
