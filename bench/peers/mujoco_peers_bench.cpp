@@ -130,7 +130,7 @@ constexpr double kChainStep = 1e-4;
 
 struct ChainRun {
   double cpu = 0.0;
-  Vec3 tip = Vec3::Zero();  // free end of the last link after the run [m]
+  Vec3 tip = Vec3::Zero();                  // free end of the last link after the run [m]
   long iterations = 0, factorizations = 0;  // clearsim's Newton work over the run
 };
 
