@@ -129,6 +129,31 @@ void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX*
   }
 }
 
+void System::constraint_products(const std::vector<BodyKinematics>& kin, double t,
+                                 const VecX& lambda, const VecX* v, VecX& phi, VecX& Btl,
+                                 VecX* Bv) const {
+  ConstraintBlock cb;
+  cb.want_zeta = false;
+  for (int e : constraint_elements_) {
+    const Element& el = *model_->elements[e];
+    el.constraint(input(e, t, kin), cb);
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    for (int r = 0; r < cb.m; ++r) {
+      const int g = rows_[e].global[r];
+      if (g < 0) continue;
+      phi(g) = cb.phi(r);
+      const auto row = cb.B.row(r);
+      if (ci >= 0) Btl.segment<6>(ci) += lambda(g) * row.head<6>().transpose();
+      if (cj >= 0) Btl.segment<6>(cj) += lambda(g) * row.tail<6>().transpose();
+      if (Bv == nullptr) continue;
+      double bv = cb.phi_t(r);
+      if (ci >= 0) bv += row.head<6>().dot(v->segment<6>(ci));
+      if (cj >= 0) bv += row.tail<6>().dot(v->segment<6>(cj));
+      (*Bv)(g) = bv;
+    }
+  }
+}
+
 void System::element_lambda(int e, const VecX& lambda, double* out) const {
   for (int r = 0; r < rows_[e].count; ++r) {
     const int g = rows_[e].global[r];

@@ -142,7 +142,15 @@ void GeneralizedAlpha::evaluate(const State& s, bool need_matrix) {
   // Residual r_q = M v̇ − f + Bᵀλ and Φ.
   sys_.mass_times(s.vdot, Mvdot_);
   r_q_ = Mvdot_ - f_;
-  if (sys_.num_constraints() > 0) {
+  // The mass iteration between its refreshes needs only the products Bᵀλ and B v, not B: on
+  // the 10-link chain clearing the dense 50 × 60 B, writing it and its Bᵀλ product were a sixth
+  // of a step. B_ (tB_ on sparse systems) is filled at a refresh (see smooth_solve).
+  B_current_ =
+      !(sparse_schur_ && mass_ok_ && !need_matrix && settings_.newton == NewtonMode::kModified);
+  if (sys_.num_constraints() > 0 && !B_current_) {
+    sys_.constraint_products(kin_, s.t, s.lambda, stabilized() ? &s.v : nullptr, phi_, r_q_,
+                             stabilized() ? &r_v_ : nullptr);
+  } else if (sys_.num_constraints() > 0) {
     if (dense) {
       B_.setZero();
       sys_.constraints(kin_, s.t, &phi_, MatrixSink(&B_), &phi_t_, nullptr);
@@ -500,6 +508,16 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
           body_stiffness_terms(x, h);
         } else if (sparse_schur_) {
           sparse_schur_->set_body_terms({});
+        }
+        if (!B_current_ && m > 0) {  // the products alone were evaluated at x
+          if (ls_.is_sparse()) {
+            tB_.clear();
+            sys_.constraints(kin_, x.t, nullptr, MatrixSink(&tB_), nullptr, nullptr);
+          } else {
+            B_.setZero();
+            sys_.constraints(kin_, x.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
+          }
+          B_current_ = true;
         }
         const bool ok = mass_schur_ ? mass_schur_->factor_gaps(B_, G_, persistent_)
                                     : (ls_.is_sparse() ? sparse_schur_->factor(tB_, m, n)

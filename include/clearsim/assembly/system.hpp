@@ -38,6 +38,10 @@ class System {
   // Φ, B, Φ_t, ζ of the independent rows; null / inactive outputs are skipped.
   void constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
                    VecX* phi_t, VecX* zeta) const;
+  // Φ of the independent rows, Bᵀλ added to Btl and, with v, B v + Φ_t into Bv, without
+  // assembling B (the residuals of an iteration whose matrix is not refreshed).
+  void constraint_products(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
+                           const VecX* v, VecX& phi, VecX& Btl, VecX* Bv) const;
   // Adds ∂(Bᵀλ)/∂q.
   void constraint_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
                           MatrixSink K) const;

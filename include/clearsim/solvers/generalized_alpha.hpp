@@ -107,6 +107,7 @@ class GeneralizedAlpha final : public Integrator {
   VecX proj_w_;  // the velocity projection's correction
   MatX B_, dfdq_, dfdv_, Kc_;
   std::vector<Eigen::Triplet<double>> tB_;
+  bool B_current_ = true;  // B_ holds the rows of the last evaluation (see evaluate())
   std::vector<Eigen::Triplet<double>> tK_, tC_;  // sparse path: K_t and C_t of the last matrix
   // NSGA persistent contacts in the smooth step: rows G_j ṽ = 0 with force +G_jᵀλ_N,j for the
   // gaps flagged in persistent_ (identity rows λ_N,j = 0 for the others).
