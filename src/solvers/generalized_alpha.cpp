@@ -322,12 +322,11 @@ void GeneralizedAlpha::body_stiffness_terms(const State& x, double h) {
   // IFToMM A05 (8.5 iterations per step at h = 5e-4 s); stiff forces are the full LU's job.
   const auto nb = static_cast<std::size_t>(sys_.model().num_bodies());
   const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
-  block_K_.assign(nb, Mat6::Zero());
+  body_terms_.assign(nb, Mat6::Zero());  // K_c's blocks first, then D_b in place
   if (sys_.num_constraints() > 0)
-    sys_.constraint_tangent(kin_, x.t, x.lambda, MatrixSink(&block_K_));
-  body_terms_.resize(nb);
+    sys_.constraint_tangent(kin_, x.t, x.lambda, MatrixSink(&body_terms_));
   for (std::size_t b = 0; b < nb; ++b) {
-    Mat6 D = block_K_[b] / beta_p;
+    Mat6 D = body_terms_[b] / beta_p;
     D.rightCols<3>() = D.rightCols<3>() * so3::tangent(hdq_.segment<3>(6 * b + 3));
     body_terms_[b] = 0.5 * (D + D.transpose());
   }

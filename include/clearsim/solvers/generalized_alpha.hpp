@@ -96,8 +96,7 @@ class GeneralizedAlpha final : public Integrator {
   double stiff_trial_rate_ = 0.0, next_stiff_trial_ = 0.0;
   bool mass_too_slow_ = false;  // a fresh factorization contracted slower than kMassRate
   std::vector<char> mass_persistent_;
-  std::vector<Mat6> body_terms_;
-  std::vector<Mat6> block_K_;  // body-diagonal blocks of the joints' ∂(Bᵀλ)/∂q
+  std::vector<Mat6> body_terms_;  // D_b of body_stiffness_terms
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
   // Workspace (no allocation inside the step loop once sized).
