@@ -110,48 +110,50 @@ void scatter_rows(MatrixSink& S, int row, int ci, int cj, const Eigen::MatrixBas
 }
 }  // namespace
 
-void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
-                         VecX* phi_t, VecX* zeta) const {
+template <class RowFn>
+void System::for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t,
+                                     bool want_zeta, RowFn&& fn) const {
   ConstraintBlock cb;
-  cb.want_zeta = zeta != nullptr;
+  cb.want_zeta = want_zeta;
   for (int e : constraint_elements_) {
     const Element& el = *model_->elements[e];
     el.constraint(input(e, t, kin), cb);
     const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
     for (int r = 0; r < cb.m; ++r) {
       const int g = rows_[e].global[r];
-      if (g < 0) continue;
-      if (phi) (*phi)(g) = cb.phi(r);
-      if (phi_t) (*phi_t)(g) = cb.phi_t(r);
-      if (zeta) (*zeta)(g) = cb.zeta(r);
-      if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
+      if (g >= 0) fn(cb, r, g, ci, cj);
     }
   }
+}
+
+void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
+                         VecX* phi_t, VecX* zeta) const {
+  for_each_constraint_row(kin, t, zeta != nullptr,
+                          [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
+                            if (phi) (*phi)(g) = cb.phi(r);
+                            if (phi_t) (*phi_t)(g) = cb.phi_t(r);
+                            if (zeta) (*zeta)(g) = cb.zeta(r);
+                            if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
+                          });
 }
 
 void System::constraint_products(const std::vector<BodyKinematics>& kin, double t,
                                  const VecX& lambda, const VecX* v, VecX& phi, VecX& Btl,
                                  VecX* Bv) const {
-  ConstraintBlock cb;
-  cb.want_zeta = false;
-  for (int e : constraint_elements_) {
-    const Element& el = *model_->elements[e];
-    el.constraint(input(e, t, kin), cb);
-    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
-    for (int r = 0; r < cb.m; ++r) {
-      const int g = rows_[e].global[r];
-      if (g < 0) continue;
-      phi(g) = cb.phi(r);
-      const auto row = cb.B.row(r);
-      if (ci >= 0) Btl.segment<6>(ci) += lambda(g) * row.head<6>().transpose();
-      if (cj >= 0) Btl.segment<6>(cj) += lambda(g) * row.tail<6>().transpose();
-      if (Bv == nullptr) continue;
-      double bv = cb.phi_t(r);
-      if (ci >= 0) bv += row.head<6>().dot(v->segment<6>(ci));
-      if (cj >= 0) bv += row.tail<6>().dot(v->segment<6>(cj));
-      (*Bv)(g) = bv;
-    }
-  }
+  for_each_constraint_row(kin, t, false,
+                          [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
+                            phi(g) = cb.phi(r);
+                            const auto row = cb.B.row(r);
+                            if (ci >= 0)
+                              Btl.segment<6>(ci) += lambda(g) * row.head<6>().transpose();
+                            if (cj >= 0)
+                              Btl.segment<6>(cj) += lambda(g) * row.tail<6>().transpose();
+                            if (Bv == nullptr) return;
+                            double bv = cb.phi_t(r);
+                            if (ci >= 0) bv += row.head<6>().dot(v->segment<6>(ci));
+                            if (cj >= 0) bv += row.tail<6>().dot(v->segment<6>(cj));
+                            (*Bv)(g) = bv;
+                          });
 }
 
 void System::element_lambda(int e, const VecX& lambda, double* out) const {

@@ -153,6 +153,12 @@ class System {
   bool has_removed_rows() const;
 
  private:
+  // Calls fn(cb, r, g, ci, cj) for every kept row: the element's ConstraintBlock cb, its local
+  // row r, global row g and the bodies' first columns (−1: ground). Defined in system.cpp, the
+  // one place that uses it.
+  template <class RowFn>
+  void for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t, bool want_zeta,
+                               RowFn&& fn) const;
   void layout();
   // Bᵀ of every constraint row, kept or removed, with unit rows, as columns (element order);
   // `which` receives each column's (element, local row).
