@@ -4,39 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
-#include <random>
 
-#include "clearsim/model/model_builder.hpp"
+#include "support/random_bodies.hpp"
 
 namespace cs {
 namespace {
 
-// Three bodies with different masses and full (non-diagonal) SPD inertias.
-Model three_bodies() {
-  Model m;
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const char* names[] = {"first", "second", "third"};
-  for (int b = 0; b < 3; ++b) {
-    Body body;
-    body.name = names[b];
-    body.mass = 0.3 + b;
-    Mat3 A;
-    for (int i = 0; i < 9; ++i) A(i / 3, i % 3) = u(rng);
-    body.inertia_B = 1e-3 * (A * A.transpose() + Mat3::Identity());
-    add_body(m, body);
-  }
-  return m;
-}
-
-MatX mass_matrix(const Model& m) {
-  MatX M = MatX::Zero(6 * m.num_bodies(), 6 * m.num_bodies());
-  for (int b = 0; b < m.num_bodies(); ++b) {
-    M.block<3, 3>(6 * b, 6 * b) = m.bodies[b].mass * Mat3::Identity();
-    M.block<3, 3>(6 * b + 3, 6 * b + 3) = m.bodies[b].inertia_B;
-  }
-  return M;
-}
+Model three_bodies() { return testing::bodies_with_full_inertia(3, 7); }
+using testing::mass_matrix;
 
 TEST(MassSaddleSchur, SolvesTheSaddlePointSystemLikeADenseLU) {
   const Model model = three_bodies();

@@ -4,38 +4,19 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
-#include <random>
 
 #include "clearsim/assembly/matrix_sink.hpp"
-#include "clearsim/model/model_builder.hpp"
+#include "support/random_bodies.hpp"
 
 namespace cs {
 namespace {
 
-// A chain of `bodies` bodies with different masses and full (non-diagonal) SPD inertias.
-Model bodies_with_full_inertia(int bodies) {
-  Model m;
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int b = 0; b < bodies; ++b) {
-    Body body;
-    body.name = "body" + std::to_string(b);
-    body.mass = 0.3 + b;
-    Mat3 A;
-    for (int i = 0; i < 9; ++i) A(i / 3, i % 3) = u(rng);
-    body.inertia_B = 1e-3 * (A * A.transpose() + Mat3::Identity());
-    add_body(m, body);
-  }
-  return m;
-}
+Model bodies_with_full_inertia(int bodies) { return testing::bodies_with_full_inertia(bodies, 11); }
 
 MatX saddle_matrix(const Model& m, const MatX& J) {
   const int n = 6 * m.num_bodies(), k = static_cast<int>(J.rows());
   MatX A = MatX::Zero(n + k, n + k);
-  for (int b = 0; b < m.num_bodies(); ++b) {
-    A.block<3, 3>(6 * b, 6 * b) = m.bodies[b].mass * Mat3::Identity();
-    A.block<3, 3>(6 * b + 3, 6 * b + 3) = m.bodies[b].inertia_B;
-  }
+  A.topLeftCorner(n, n) = testing::mass_matrix(m);
   A.topRightCorner(n, k) = J.transpose();
   A.bottomLeftCorner(k, n) = J;
   return A;
