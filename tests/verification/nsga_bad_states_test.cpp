@@ -458,7 +458,7 @@ TEST(NsgaBadStates, NewtonFailureRetriesSmallerOrStopsWithDiagnostic) {
   // to 57 retries as the engine changed). 2 ms, 3 iterations: either (measured: stops after 5
   // steps at t = 0.0102 s, later in the first step at 2.8e-4 s). One iteration with a 1e-12
   // tolerance cannot pass the test "correction ≤ tol after an iteration" on a driven crank, even
-  // at h/64: must stop (measured at t = 1.5625e-6 s).
+  // at the smallest split (h/1024): must stop.
   for (const Case& fc :
        {Case{1e-3, 25, 1e-10, 1}, Case{2e-3, 3, 1e-10, -1}, Case{1e-4, 1, 1e-12, 0}}) {
     SCOPED_TRACE(::testing::Message() << "h = " << fc.h << ", max_newton_iterations = "

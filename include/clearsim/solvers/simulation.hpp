@@ -83,7 +83,7 @@ class Simulation {
   // Consistent initial conditions at t = 0 (notes receive warnings). False, with
   // stats().message, if the model cannot start.
   bool initialize(std::vector<std::string>& notes);
-  // One step of the settings' size h = end/round(end/step) (split in halves, down to 1/64, when
+  // One step of the settings' size h = end/round(end/step) (split in halves, down to 1/1024, when
   // Newton fails). False, with stats().message, if the step cannot be taken.
   bool step();
   // Steps until the time reaches t (within a step), handing outputs to `observer` every
