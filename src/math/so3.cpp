@@ -30,28 +30,9 @@ Coeffs coeffs(double phi2) {
 }  // namespace
 
 Mat3 exp(const Vec3& psi) {
-  // R = I + a S + b S² with S² = ψψᵀ − φ² I, i.e. R = cos φ I + a S + b ψψᵀ, entry by entry: the
-  // configuration update calls this for every body at every Newton iteration (a sixth of the
-  // slider–crank's step with the matrix products and the sine and cosine). Below φ² < 1e-4
-  // (a body turning less than 0.01 rad in a step: nearly every step) the series through φ⁶,
-  // whose truncation is below 3e-22, saves the sine and cosine.
-  const double phi2 = psi.squaredNorm();
-  double a, b;
-  if (phi2 < 1e-4) {
-    a = 1.0 - phi2 / 6.0 * (1.0 - phi2 / 20.0 * (1.0 - phi2 / 42.0));
-    b = 0.5 - phi2 / 24.0 * (1.0 - phi2 / 30.0 * (1.0 - phi2 / 56.0));
-  } else {
-    const double phi = std::sqrt(phi2);
-    a = std::sin(phi) / phi;
-    b = (1.0 - std::cos(phi)) / phi2;
-  }
-  const double c = 1.0 - b * phi2;  // cos φ
-  const double x = psi.x(), y = psi.y(), z = psi.z();
-  Mat3 R;
-  R << c + b * x * x, b * x * y - a * z, b * x * z + a * y,  //
-      b * x * y + a * z, c + b * y * y, b * y * z - a * x,   //
-      b * x * z - a * y, b * y * z + a * x, c + b * z * z;
-  return R;
+  const Coeffs k = coeffs(psi.squaredNorm());
+  const Mat3 S = skew(psi);
+  return Mat3::Identity() + k.a * S + k.b * S * S;
 }
 
 Vec3 log(const Mat3& R) {
