@@ -184,9 +184,9 @@ class RowWatch {
 
 // Issue 14, item 10: a run whose mechanical energy grows without a source to explain it is said,
 // once, while it goes (a 1e12 N/m spring at h = 1 ms with ρ∞ = 1 and full Newton grows from
-// 0.5 J to 3e7 J by t = 2 s, exit 0). A warning and not a stop: the test below is a heuristic, and a time-varying
-// load can feed energy legitimately; a run that actually diverges stops at its first non-finite
-// value anyway.
+// 0.5 J to 3e7 J by t = 2 s, exit 0). A warning and not a stop: the test below is a heuristic, and
+// a time-varying load can feed energy legitimately; a run that actually diverges stops at its first
+// non-finite value anyway.
 //
 // The growth G(t) = E(t) − min E over [0, t] of E = kinetic + potential energy (free of the
 // potential's datum) is compared with the energy scale of the run's first half or more: the
