@@ -90,7 +90,7 @@ std::unique_ptr<contact::GearMeshContact> analytic_gear_mesh(const std::string& 
                                                              const contact::ContactLaws& laws) {
   const PairPlacement pp = place_pair(at, model, s1, s2);
   return std::make_unique<contact::GearMeshContact>(name, s1.body, s2.body, pp.placement, pp.pair,
-                                                    pp.helices, pp.axis_sign, laws);
+                                                    pp.helices, laws);
 }
 
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {

@@ -75,14 +75,13 @@ std::vector<GearHelix> gear_mesh_helices(const GearParameters& pinion, const Gea
 
 GearMeshContact::GearMeshContact(std::string name, int pinion_body, int wheel_body,
                                  GearMeshPlacement placement, GearPairGeometry pair,
-                                 std::vector<GearHelix> helices, double axis_sign, ContactLaws laws)
+                                 std::vector<GearHelix> helices, ContactLaws laws)
     : Element(std::move(name), pinion_body, wheel_body),
       place_(std::move(placement)),
       g1_(gear_geometry(place_.pinion)),
       g2_(gear_geometry(place_.wheel)),
       pair_(pair),
       helices_(std::move(helices)),
-      axis_sign_(axis_sign),
       laws_(std::move(laws)),
       slots_(static_cast<int>(std::ceil(pair.eps_gamma)) + 1) {
   // Path of contact on the line of action, from the pitch point: it starts where the wheel's

@@ -38,7 +38,7 @@ struct Reducer {
     pl.pinion = p1;
     pl.wheel = p2;
     return GearMeshContact("mesh", 0, 1, pl, pair,
-                           contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0), 1.0, laws);
+                           contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0), laws);
   }
   // The pinion turned by θ about +z from the centred position (the wheel held).
   BodyKinematics pinion_at(double theta) const {
@@ -224,7 +224,7 @@ TEST(GearMeshContact, SpurAndSingleHelicalPairs) {
     contact::ContactLaws laws = hunt_crossley(0.0);
     laws.normal.stiffness = 1e10;
     const GearMeshContact e("m", 0, 1, pl, pair, contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0),
-                            1.0, laws);
+                            laws);
     BodyKinematics wheel;
     wheel.x_W = Vec3(pair.a, 0, 0);
     const double play = pair.j_t / pair.d_w1;  // pinion turn that closes the backlash
@@ -252,7 +252,7 @@ TEST(GearMeshContact, SpurAndSingleHelicalPairs) {
     fl.friction.kind = contact::FrictionLawKind::kCoulomb;
     fl.friction.mu_dynamic = 0.06;
     const GearMeshContact ef("m", 0, 1, pl, pair,
-                             contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0), 1.0, fl);
+                             contact::gear_mesh_helices(p1, p2, pair, 0.0, 1.0), fl);
     BodyKinematics pin;
     pin.R_WB = so3::exp(Vec3(0, 0, play + 3e-4));
     pin.w_B = Vec3(0.0, 0.0, 30.0);
@@ -295,9 +295,9 @@ TEST(GearMeshContact, WheelShapeAxisAgainstThePinions) {
   contact::ContactLaws laws = hunt_crossley(0.03);
   laws.normal.stiffness = 1e10;
   const GearMeshContact e1("m", 0, 1, along, pair,
-                           contact::gear_mesh_helices(p1, p2, pair, offset, 1.0), 1.0, laws);
+                           contact::gear_mesh_helices(p1, p2, pair, offset, 1.0), laws);
   const GearMeshContact e2("m", 0, 1, against, pair,
-                           contact::gear_mesh_helices(p1, p2, pair, offset, -1.0), -1.0, laws);
+                           contact::gear_mesh_helices(p1, p2, pair, offset, -1.0), laws);
   BodyKinematics pin, wheel;
   pin.R_WB = so3::exp(Vec3(0, 0, pair.j_t / pair.d_w1 + 3e-4));
   pin.w_B = Vec3(0, 0, 30.0);

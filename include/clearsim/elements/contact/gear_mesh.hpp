@@ -66,11 +66,10 @@ struct GearHelix {
 class GearMeshContact final : public Element {
  public:
   static constexpr int kSlotSize = 3;
-  // `axis_sign`: +1 when the wheel's shape axis is along the pinion's, −1 when opposite;
-  // `helices` from gear_mesh_helices. Laws: normal and friction (lubrication unused).
+  // `helices` from gear_mesh_helices (which carry the sign of the wheel's shape axis against
+  // the pinion's). Laws: normal and friction (lubrication unused).
   GearMeshContact(std::string name, int pinion_body, int wheel_body, GearMeshPlacement placement,
-                  GearPairGeometry pair, std::vector<GearHelix> helices, double axis_sign,
-                  ContactLaws laws);
+                  GearPairGeometry pair, std::vector<GearHelix> helices, ContactLaws laws);
   std::string kind() const override { return "gear_mesh"; }
 
   bool has_force() const override { return true; }
@@ -138,7 +137,6 @@ class GearMeshContact final : public Element {
   GearGeometry g1_, g2_;
   GearPairGeometry pair_;
   std::vector<GearHelix> helices_;
-  double axis_sign_ = 1.0;
   ContactLaws laws_;
   int slots_ = 0;
   double s_start_ = 0.0, s_end_ = 0.0;  // path of contact on the line of action from C [m]
