@@ -38,8 +38,11 @@ Marker marker(std::mt19937& rng, int body) {
 TEST(GapGradient, SpherePlane) {
   std::mt19937 rng(3);
   for (int k = 0; k < 5; ++k) {
-    contact::SpherePlane e("b", marker(rng, 0), marker(rng, 1), 0.1, 0.9);
-    expect_gradient_matches(e, testing::random_body(rng), testing::random_body(rng), "sphere");
+    // Drawn in the order GCC evaluated these calls' arguments (last first).
+    const Marker mj = marker(rng, 1), mi = marker(rng, 0);
+    contact::SpherePlane e("b", mi, mj, 0.1, 0.9);
+    const BodyKinematics bj = testing::random_body(rng), bi = testing::random_body(rng);
+    expect_gradient_matches(e, bi, bj, "sphere");
   }
 }
 
@@ -76,8 +79,8 @@ TEST(GapGradient, RevoluteClearanceMisalignedAndBothEnds) {
     const BodyKinematics bi = testing::random_body(rng), bj = testing::random_body(rng);
     // Random markers: the pin axis is misaligned with the bearing axis; both ends off-axis.
     const Axial ax = k % 3 == 0 ? Axial::kFree : (k % 3 == 1 ? Axial::kIdeal : Axial::kClearance);
-    contact::RevoluteClearance e("r", marker(rng, 0), marker(rng, 1), 0.5e-3, k < 4 ? 0.01 : 0.0,
-                                 0.9, ax, 1e-3);
+    const Marker mj = marker(rng, 1), mi = marker(rng, 0);  // j drawn first (as GCC did)
+    contact::RevoluteClearance e("r", mi, mj, 0.5e-3, k < 4 ? 0.01 : 0.0, 0.9, ax, 1e-3);
     expect_gradient_matches(e, bi, bj, "revolute k = " + std::to_string(k));
   }
 }

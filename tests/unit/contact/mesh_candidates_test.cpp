@@ -22,6 +22,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "support/channel_recorder.hpp"
+#include "support/random_state.hpp"
 
 namespace cs::contact {
 namespace {
@@ -166,11 +167,12 @@ TEST(MeshCandidates, SpherePlanePairsEqualFclWithinTheMargin) {
   Vec3 centre(0.0123, -0.0071, 0.049);
   for (int k = 0; k < 200; ++k) {
     // A random walk of steps up to 0.25 mm with small rotations; every 50th a 5 mm jump.
-    centre +=
-        (k % 50 == 49) ? Vec3(5e-3, 0, 0) : Vec3(0.25e-3 * Vec3(u(rng), u(rng), 0.2 * u(rng)));
+    centre += (k % 50 == 49)
+                  ? Vec3(5e-3, 0, 0)
+                  : Vec3(0.25e-3 * testing::draw_vec3(u, rng).cwiseProduct(Vec3(1, 1, 0.2)));
     centre.z() = std::clamp(centre.z(), 0.0485, 0.0499);
     m1.pose.p_WM = centre;
-    m1.pose.R_WM = so3::exp(Vec3(u(rng), u(rng), u(rng)) * 2e-3) * m1.pose.R_WM;
+    m1.pose.R_WM = so3::exp(testing::draw_vec3(u, rng) * 2e-3) * m1.pose.R_WM;
     DetectionStats stats;
     const auto pairs = cand.intersecting(m0, m1, &stats);
     EXPECT_EQ(sorted(pairs),

@@ -59,8 +59,8 @@ TEST(SpeedTorque, TangentsMatchFiniteDifferences) {
     for (int trial = 0; trial < 4; ++trial) {
       const bool grounded = trial == 0;
       const int body_i = grounded ? kGround : 0;
-      const SpeedTorque motor("m", random_marker(rng, body_i), random_marker(rng, 1), var.a,
-                              var.unit, var.oppose);
+      const Marker mj = random_marker(rng, 1), mi = random_marker(rng, body_i);  // j drawn first
+      const SpeedTorque motor("m", mi, mj, var.a, var.unit, var.oppose);
       const BodyKinematics bi = grounded ? testing::ground() : testing::random_body(rng);
       const BodyKinematics bj = testing::random_body(rng);
       testing::expect_tangents_match_fd(motor, bi, bj, 0.0,

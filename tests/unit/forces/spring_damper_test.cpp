@@ -55,8 +55,8 @@ TEST(TranslationalSpringDamper, TangentsMatchFiniteDifferences) {
     // Trials 0–1 attach end i to ground (identity pose, zero velocity).
     const bool grounded = trial < 2;
     const int body_i = grounded ? kGround : 0;
-    const TranslationalSpringDamper spring("s", random_marker(rng, body_i), random_marker(rng, 1),
-                                           kLinear);
+    const Marker mj = random_marker(rng, 1), mi = random_marker(rng, body_i);  // j drawn first
+    const TranslationalSpringDamper spring("s", mi, mj, kLinear);
     const BodyKinematics bi = grounded ? testing::ground() : testing::random_body(rng);
     const BodyKinematics bj = testing::random_body(rng);
     testing::expect_tangents_match_fd(spring, bi, bj, 0.0, "trial " + std::to_string(trial));
@@ -149,8 +149,8 @@ TEST(TranslationalSpringDamper, ZeroLengthIsFiniteAndForceFree) {
 TEST(TranslationalSpringDamper, LengthRateAndPowerChannels) {
   // ℓ̇ against a Richardson-extrapolated difference of ℓ along the motion; power = c ℓ̇² ≥ 0.
   std::mt19937 rng(107);
-  const TranslationalSpringDamper spring("s", random_marker(rng, 0), random_marker(rng, 1),
-                                         kLinear);
+  const Marker mj = random_marker(rng, 1), mi = random_marker(rng, 0);  // j drawn first
+  const TranslationalSpringDamper spring("s", mi, mj, kLinear);
   const BodyKinematics bi = testing::random_body(rng), bj = testing::random_body(rng);
   auto length_at = [&](double s) {
     BodyKinematics a = bi, b = bj;

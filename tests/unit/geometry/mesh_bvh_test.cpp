@@ -8,6 +8,7 @@
 
 #include "clearsim/geometry/grid_box_mesh.hpp"
 #include "clearsim/geometry/primitive_meshes.hpp"
+#include "support/random_state.hpp"
 
 namespace cs {
 namespace {
@@ -26,7 +27,7 @@ TEST(MeshBvh, NearestTriangleMatchesBruteForce) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(-0.08, 0.08);
     for (int k = 0; k < 500; ++k) {
-      const Vec3 p(u(rng), u(rng), u(rng));
+      const Vec3 p = testing::draw_vec3(u, rng);
       double best = 1e300;
       for (int t = 0; t < m.num_triangles(); ++t) best = std::min(best, distance_to(m, t, p));
       const NearestTriangle n = bvh.nearest(p);

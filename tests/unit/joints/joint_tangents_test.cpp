@@ -24,6 +24,13 @@ Marker random_marker(std::mt19937& rng, int body) {
   return m;
 }
 
+// The two markers of a case, j drawn first (as GCC evaluated f(random_marker(rng, 0),
+// random_marker(rng, 1)); the order of a call's arguments is unspecified).
+std::pair<Marker, Marker> marker_pair(std::mt19937& rng) {
+  const Marker mj = random_marker(rng, 1), mi = random_marker(rng, 0);
+  return {mi, mj};
+}
+
 struct Case {
   std::string label;
   std::unique_ptr<Element> element;
@@ -31,25 +38,31 @@ struct Case {
 
 std::vector<Case> make_cases(std::mt19937& rng) {
   std::vector<Case> cases;
-  for (JointType t : {JointType::kFixed, JointType::kSpherical, JointType::kRevolute,
-                      JointType::kUniversal, JointType::kCylindrical, JointType::kPrismatic,
-                      JointType::kPlanar}) {
-    cases.push_back({joints::to_string(t), std::make_unique<joints::IdealJoint>(
-                                               "j", t, random_marker(rng, 0), random_marker(rng, 1))});
+  for (JointType t :
+       {JointType::kFixed, JointType::kSpherical, JointType::kRevolute, JointType::kUniversal,
+        JointType::kCylindrical, JointType::kPrismatic, JointType::kPlanar}) {
+    const auto [mi, mj] = marker_pair(rng);
+    cases.push_back({joints::to_string(t), std::make_unique<joints::IdealJoint>("j", t, mi, mj)});
   }
   using D = joints::JointDriver;
-  cases.push_back({"rotation driver (harmonic)",
-                   std::make_unique<D>("d", "j", D::Motion::kRotation, D::Given::kPosition,
-                                       TimeFunction::harmonic(0.7, 1.3, 0.2, 0.1),
-                                       random_marker(rng, 0), random_marker(rng, 1))});
-  cases.push_back({"rotation driver (velocity)",
-                   std::make_unique<D>("d", "j", D::Motion::kRotation, D::Given::kVelocity,
-                                       TimeFunction::polynomial({2.0, 0.5, -0.3}),
-                                       random_marker(rng, 0), random_marker(rng, 1))});
-  cases.push_back({"translation driver",
-                   std::make_unique<D>("d", "j", D::Motion::kTranslation, D::Given::kPosition,
-                                       TimeFunction::harmonic(0.1, 2.0, 0.0, 0.05),
-                                       random_marker(rng, 0), random_marker(rng, 1))});
+  {
+    const auto [mi, mj] = marker_pair(rng);
+    cases.push_back({"rotation driver (harmonic)",
+                     std::make_unique<D>("d", "j", D::Motion::kRotation, D::Given::kPosition,
+                                         TimeFunction::harmonic(0.7, 1.3, 0.2, 0.1), mi, mj)});
+  }
+  {
+    const auto [mi, mj] = marker_pair(rng);
+    cases.push_back({"rotation driver (velocity)",
+                     std::make_unique<D>("d", "j", D::Motion::kRotation, D::Given::kVelocity,
+                                         TimeFunction::polynomial({2.0, 0.5, -0.3}), mi, mj)});
+  }
+  {
+    const auto [mi, mj] = marker_pair(rng);
+    cases.push_back({"translation driver",
+                     std::make_unique<D>("d", "j", D::Motion::kTranslation, D::Given::kPosition,
+                                         TimeFunction::harmonic(0.1, 2.0, 0.0, 0.05), mi, mj)});
+  }
   return cases;
 }
 
