@@ -15,6 +15,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "peers/mujoco_models.hpp"
 #include "peers/mujoco_session.hpp"
@@ -132,6 +133,7 @@ struct ChainRun {
   double cpu = 0.0;
   Vec3 tip = Vec3::Zero();                  // free end of the last link after the run [m]
   long iterations = 0, factorizations = 0;  // clearsim's Newton work over the run
+  std::string integrator;                   // clearsim's integrator (make_integrator's choice)
 };
 
 // The steps alone: System construction and make_consistent are not timed (nor is MuJoCo's load).
@@ -140,10 +142,11 @@ ChainRun clearsim_chain(const System& sys, const State& start, long steps) {
   st.step = kChainStep;
   ChainRun run;
   State s = start;
-  GeneralizedAlpha ga(sys, st);
+  const std::unique_ptr<Integrator> integrator = make_integrator(sys, st);  // the shipped choice
+  run.integrator = integrator->name();
   const double t0 = thread_cpu_seconds();
   for (long k = 0; k < steps; ++k) {
-    const StepResult r = ga.step(s, kChainStep);
+    const StepResult r = integrator->step(s, kChainStep);
     if (!r.converged) throw std::runtime_error("clearsim chain step: " + r.message);
     run.iterations += r.iterations;
     run.factorizations += r.factorizations;
@@ -204,6 +207,7 @@ void BM_PeersChainMuJoCo(benchmark::State& state) {
   // Where the two chains' free ends are after the run: how far the soft-free reduced-coordinate
   // chain and the exact absolute-coordinate one agree [m].
   state.counters["tip_diff"] = (cs.tip - mu.tip).norm();
+  state.SetLabel(cs.integrator);
 }
 BENCHMARK(BM_PeersChainMuJoCo)
     ->ArgNames({"N", "steps"})

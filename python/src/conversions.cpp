@@ -42,6 +42,7 @@ py::dict stats_dict(const cs::RunStats& s) {
   d["plastic_impacts"] = s.plastic_impacts;
   d["max_penetration"] = s.max_penetration;
   d["wall_seconds"] = s.wall_seconds;
+  d["integrator"] = s.integrator;
   d["warnings"] = s.warnings;  // what the run found wrong without stopping (energy growth)
   return d;
 }

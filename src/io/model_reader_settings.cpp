@@ -15,7 +15,7 @@ const std::vector<std::string> kSolverKeys = {
     "atol", "min_step", "max_step", "newton_tol", "max_newton_iterations", "newton",
     "linear_solver", "kinematic_steps", "formulation", "restitution_threshold",
     "persistent_contacts", "baumgarte_alpha", "baumgarte_beta", "penalty_factor",
-    "penalty_omega", "penalty_damping"};
+    "penalty_omega", "penalty_damping", "coordinates"};
 // clang-format on
 
 const std::vector<std::string> kOutputKeys = {"every",    "channels", "file",
@@ -192,6 +192,10 @@ SolverSettings read_solver(const Cursor& section) {
                                           {"auto", LinearSolverKind::kAuto},
                                           {"dense", LinearSolverKind::kDense},
                                           {"sparse", LinearSolverKind::kSparse}});
+  if (auto c = m.find("coordinates"))
+    s.coordinates = read_choice(
+        *c, std::vector<std::pair<std::string, CoordinateChoice>>{
+                {"auto", CoordinateChoice::kAuto}, {"absolute", CoordinateChoice::kAbsolute}});
   if (auto c = m.find("kinematic_steps")) s.kinematic_steps = read_integer(*c, 0);
   if (auto c = m.find("formulation"))
     s.formulation = read_choice(*c, std::vector<std::pair<std::string, ConstraintFormulation>>{

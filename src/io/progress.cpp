@@ -40,7 +40,9 @@ std::string summary(const RunStats& s, const std::string& analysis) {
   const double per =
       s.steps > 0 ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0;
   os.precision(3);
-  os << analysis << ": " << s.steps << " steps";
+  os << analysis;
+  if (!s.integrator.empty()) os << " (" << s.integrator << ")";
+  os << ": " << s.steps << " steps";
   if (s.rejected_steps > 0) os << " (" << s.rejected_steps << " rejected or split)";
   if (s.row_rechoices > 0) os << " | independent rows re-chosen " << s.row_rechoices << "×";
   os << " | Newton iterations " << s.newton_iterations << " (" << per << "/step)"

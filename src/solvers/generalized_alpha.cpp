@@ -14,6 +14,11 @@
 
 namespace cs {
 
+using newton_stop::kDivergenceGrowth;
+using newton_stop::kDivergenceMotion;
+using newton_stop::kNoiseBand;
+using newton_stop::kStepErrorFraction;
+
 namespace {
 // A closed contact whose normal velocity after the last step is below this multiple of the
 // Newton tolerance [m/s] is persistent: the smooth step carries it (see step()).
@@ -28,17 +33,6 @@ constexpr double kMassRefresh = 0.001;
 // A fresh factorization of M alone that contracts slower than this tries the body-diagonal
 // stiffness blocks (see body_stiffness_terms and note_fresh_rate).
 constexpr double kStiffRate = 0.03;
-// Modified Newton stops when its remaining error in positions is below kStepErrorFraction times
-// the step's own local error estimate h²|β − 1/6|‖a_{n+1} − a_n‖∞ (see smooth_solve), never
-// above newton_tol and never below the round-off floor, and below the acceleration bound
-// (newton_stop.hpp).
-constexpr double kStepErrorFraction = 0.003;
-// Increments that stop contracting within this factor of the round-off floor are round-off.
-constexpr double kNoiseBand = 128.0;
-// A Newton increment diverges when it is kDivergenceGrowth times the last one and
-// kDivergenceMotion times the step's predicted motion (smooth_solve).
-constexpr double kDivergenceGrowth = 10.0;
-constexpr double kDivergenceMotion = 100.0;
 // Adaptive runs: the Newton tolerance is at most this fraction of the error allowed per step
 // (see alpha_newton_cap), so that it adds ≲ 1 % to the error the controller holds.
 constexpr double kAdaptiveNewtonFraction = 0.01;

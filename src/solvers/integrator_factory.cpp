@@ -3,10 +3,12 @@
 #include "clearsim/solvers/explicit_rk.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/penalty_alpha.hpp"
+#include "clearsim/solvers/tree_alpha.hpp"
 
 namespace cs {
 
 std::unique_ptr<Integrator> make_integrator(const System& sys, const SolverSettings& settings) {
+  if (TreeAlpha::applies(sys, settings, nullptr)) return std::make_unique<TreeAlpha>(sys, settings);
   switch (settings.integrator) {
     case IntegratorKind::kGeneralizedAlpha:
     case IntegratorKind::kNewmark:

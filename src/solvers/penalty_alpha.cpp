@@ -36,9 +36,9 @@ constexpr double kPenaltyMin = 10.0, kPenaltyMax = 1e6;
 // inconsistent (IFToMM A02 lying flat: B v̇ + ζ stalled at 1e-5 to 3e-4 of ‖ζ‖).
 constexpr int kMaxProjectionSolves = 12;
 constexpr double kProjectionStall = 1e-2;
-// Increments that stall within this factor of the round-off floor are accepted (as in
-// GeneralizedAlpha's modified Newton).
-constexpr double kNoiseBand = 128.0;
+// Increments that stall within newton_stop::kNoiseBand of the round-off floor are accepted (as
+// in GeneralizedAlpha's modified Newton).
+using newton_stop::kNoiseBand;
 // Next to a singular position (see newton()): stalled increments and Φ within this factor of
 // newton_tol are accepted.
 constexpr double kSingularSlack = 10.0;

@@ -380,6 +380,7 @@ void run_fixed(System& sys, const SolverSettings& st, int every, Integrator& ga,
     obs.on_step(s, stats);
     if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;
+    if (output || !obs.keep_going()) ga.complete_outputs(s);
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
   }
@@ -428,6 +429,7 @@ void run_adaptive(System& sys, const SolverSettings& st, int every, Integrator& 
     if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
     const bool output = stats.steps % every == 0 || last;
+    if (output || !obs.keep_going()) ga.complete_outputs(s);
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
     const double grow =
@@ -571,6 +573,7 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
       run_kinematic(sys, st, every, s, stats, observer);
     } else {
       const std::unique_ptr<Integrator> integrator = make_integrator(sys, st);
+      stats.integrator = integrator->name();
       if (st.adaptive) {
         run_adaptive(sys, st, every, *integrator, s, stats, observer);
       } else {
@@ -618,6 +621,7 @@ bool Simulation::initialize(std::vector<std::string>& notes) {
   }
   keep_dependent_rows(sys_, st, state_, notes);
   integrator_ = make_integrator(sys_, st);
+  stats_.integrator = integrator_->name();
   work_->rows.restart(integrator_.get());
   work_->energy.emplace(sys_);
   work_->energy->update(state_, stats_);
@@ -653,6 +657,7 @@ bool Simulation::step() {
   }
   ++k_;
   ++stats_.steps;
+  integrator_->complete_outputs(state_);  // the state is the caller's to read after every step
   contacts.count(state_, stats_);
   work_->energy->update(state_, stats_);
   if (!work_->rows.after_step(state_, settings_.solver.newton_tol, stats_)) {

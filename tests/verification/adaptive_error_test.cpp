@@ -51,9 +51,11 @@ void count(const RunStats& stats, double tol, Achieved& a) {
 }
 
 // A01 over one period and a bit (2.5 s): max |x − x_ref|, |y − y_ref| over every accepted step.
-Achieved pendulum_in(double tol, ConstraintFormulation formulation) {
+Achieved pendulum_in(double tol, ConstraintFormulation formulation,
+                     CoordinateChoice coordinates = CoordinateChoice::kAuto) {
   LoadedModel lm = load_model_file(testing::example_path("iftomm_a01_pendulum"));
   lm.run.solver.formulation = formulation;
+  lm.run.solver.coordinates = coordinates;
   lm.run.solver.adaptive = true;
   lm.run.solver.rtol = tol;
   lm.run.solver.atol = tol;
@@ -83,8 +85,9 @@ const testing::ExampleRun& governor_reference() {
   return ref;
 }
 
-Achieved governor(double tol) {
+Achieved governor_in(double tol, CoordinateChoice coordinates) {
   LoadedModel lm = load_model_file(testing::example_path("iftomm_a05_flyball_governor"));
+  lm.run.solver.coordinates = coordinates;
   lm.run.solver.adaptive = true;
   lm.run.solver.rtol = tol;
   lm.run.solver.atol = tol;
@@ -101,6 +104,8 @@ Achieved governor(double tol) {
   }
   return a;
 }
+
+Achieved governor(double tol) { return governor_in(tol, CoordinateChoice::kAuto); }
 
 // The slider–crank over one revolution (0.012 s). The crank angle is imposed, so the positions
 // are exact up to the Newton tolerance; what the integrator gets wrong is the velocity. Its
@@ -160,7 +165,15 @@ void expect_follows_tolerance(const std::vector<Achieved>& runs) {
   EXPECT_LT(hi, 10.0);  // the error is the tolerance's order, not far above it
 }
 
-TEST(AdaptiveError, PendulumFollowsTolerance) { expect_follows_tolerance(sweep(pendulum, "A01")); }
+// As shipped (joint coordinates: A01 and A05 are open trees) and in body poses.
+TEST(AdaptiveError, PendulumFollowsTolerance) {
+  expect_follows_tolerance(sweep(pendulum, "A01"));
+  expect_follows_tolerance(sweep(
+      [](double tol) {
+        return pendulum_in(tol, ConstraintFormulation::kIndex3, CoordinateChoice::kAbsolute);
+      },
+      "A01 absolute"));
+}
 
 // seed 004's formulations share the error estimate and its tolerance proportionality. The
 // penalty formulation's joints give by about (F/m)/(1e3 ω²) with ω = 1/h of the initial step
@@ -178,6 +191,9 @@ TEST(AdaptiveError, PendulumFollowsToleranceWithAli3pAndPenalty) {
 // nothing there). Four decades cost 160 000 steps at 1e-7 over 10 s, so 2 s and 1e-4..1e-7.
 TEST(AdaptiveError, StiffGovernorFollowsTolerance) {
   expect_follows_tolerance(sweep(governor, "A05", {1e-4, 1e-5, 1e-6, 1e-7}));
+  expect_follows_tolerance(
+      sweep([](double tol) { return governor_in(tol, CoordinateChoice::kAbsolute); },
+            "A05 absolute", {1e-4, 1e-5, 1e-6, 1e-7}));
 }
 
 TEST(AdaptiveError, SliderCrankFollowsTolerance) {

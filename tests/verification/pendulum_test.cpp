@@ -24,8 +24,10 @@ Model pendulum() {
   return m;
 }
 
-RunSettings settings(double h, double end, double rho_inf) {
+RunSettings settings(double h, double end, double rho_inf,
+                     CoordinateChoice coordinates = CoordinateChoice::kAuto) {
   RunSettings s;
+  s.solver.coordinates = coordinates;
   s.solver.step = h;
   s.solver.end = end;
   s.solver.rho_inf = rho_inf;
@@ -56,25 +58,32 @@ std::vector<double> downward_crossings(const std::vector<State>& st) {
   return t;
 }
 
+// Both integrations: in joint coordinates (the default for this open tree) and in body poses.
+const std::vector<std::pair<const char*, CoordinateChoice>> kBothCoordinates = {
+    {"joint coordinates", CoordinateChoice::kAuto}, {"absolute", CoordinateChoice::kAbsolute}};
+
 TEST(Pendulum, PeriodAndTrajectoryMatchTheEllipticSolution) {
-  const auto r = testing::run(pendulum(), settings(5e-5, 10.0, 0.9));
-  ASSERT_TRUE(r.stats.ok) << r.stats.message;
-  const auto tc = downward_crossings(r.states);
-  ASSERT_GE(tc.size(), 3u);
-  const double T = tc[2] - tc[1];
-  EXPECT_NEAR(T / 2.367842, 1.0, 1e-6) << "period " << T;
-  // Tabulated positions (reference.md §8.3), output every step so the times are on the grid.
-  struct Ref {
-    double t, x, y;
-  };
-  for (const Ref ref : {Ref{0.25, 0.953665, -0.300872}, Ref{0.5, 0.391049, -0.920370},
-                        Ref{1.0, -0.986292, -0.165011}, Ref{2.0, 0.793566, -0.608484},
-                        Ref{5.0, 0.942305, -0.334754}, Ref{10.0, 0.275087, -0.961419}}) {
-    const auto k = static_cast<std::size_t>(std::lround(ref.t / 5e-5));
-    ASSERT_NEAR(r.states[k].t, ref.t, 1e-12);
-    // The table has 6 decimals: compare to its rounding (5e-7) plus 1e-6 m.
-    EXPECT_NEAR(r.states[k].x_W[0].x(), ref.x, 1.5e-6) << "t = " << ref.t;
-    EXPECT_NEAR(r.states[k].x_W[0].y(), ref.y, 1.5e-6) << "t = " << ref.t;
+  for (const auto& [label, coordinates] : kBothCoordinates) {
+    SCOPED_TRACE(label);
+    const auto r = testing::run(pendulum(), settings(5e-5, 10.0, 0.9, coordinates));
+    ASSERT_TRUE(r.stats.ok) << r.stats.message;
+    const auto tc = downward_crossings(r.states);
+    ASSERT_GE(tc.size(), 3u);
+    const double T = tc[2] - tc[1];
+    EXPECT_NEAR(T / 2.367842, 1.0, 1e-6) << "period " << T;
+    // Tabulated positions (reference.md §8.3), output every step so the times are on the grid.
+    struct Ref {
+      double t, x, y;
+    };
+    for (const Ref ref : {Ref{0.25, 0.953665, -0.300872}, Ref{0.5, 0.391049, -0.920370},
+                          Ref{1.0, -0.986292, -0.165011}, Ref{2.0, 0.793566, -0.608484},
+                          Ref{5.0, 0.942305, -0.334754}, Ref{10.0, 0.275087, -0.961419}}) {
+      const auto k = static_cast<std::size_t>(std::lround(ref.t / 5e-5));
+      ASSERT_NEAR(r.states[k].t, ref.t, 1e-12);
+      // The table has 6 decimals: compare to its rounding (5e-7) plus 1e-6 m.
+      EXPECT_NEAR(r.states[k].x_W[0].x(), ref.x, 1.5e-6) << "t = " << ref.t;
+      EXPECT_NEAR(r.states[k].x_W[0].y(), ref.y, 1.5e-6) << "t = " << ref.t;
+    }
   }
 }
 
@@ -84,19 +93,22 @@ TEST(Pendulum, TrapezoidalKeepsEnergyOverHundredPeriods) {
   // (Cardona & Géradin 1989; the multipliers grow without bound), so this uses the stabilized
   // formulation, which imposes the constraints at velocity level in the step and projects.
   const double T = 2.367842;
-  RunSettings s = settings(2.5e-4, 100 * T, 1.0);
-  s.solver.formulation = ConstraintFormulation::kStabilized;
-  s.output.every = 200;
-  const auto r = testing::run(pendulum(), s);
-  ASSERT_TRUE(r.stats.ok) << r.stats.message;
-  double worst = 0.0;
-  for (const State& st : r.states) {
-    const double E = 0.5 * st.v.head<3>().squaredNorm() + 9.81 * st.x_W[0].y();
-    worst = std::max(worst, std::abs(E));
+  for (const auto& [label, coordinates] : kBothCoordinates) {
+    SCOPED_TRACE(label);
+    RunSettings s = settings(2.5e-4, 100 * T, 1.0, coordinates);
+    s.solver.formulation = ConstraintFormulation::kStabilized;
+    s.output.every = 200;
+    const auto r = testing::run(pendulum(), s);
+    ASSERT_TRUE(r.stats.ok) << r.stats.message;
+    double worst = 0.0;
+    for (const State& st : r.states) {
+      const double E = 0.5 * st.v.head<3>().squaredNorm() + 9.81 * st.x_W[0].y();
+      worst = std::max(worst, std::abs(E));
+    }
+    EXPECT_LT(worst / 9.81, 1e-6) << "worst |E| = " << worst;
+    // The constraint holds to Newton tolerance: |x|² stays 1.
+    for (const State& st : r.states) EXPECT_NEAR(st.x_W[0].norm(), 1.0, 1e-11);
   }
-  EXPECT_LT(worst / 9.81, 1e-6) << "worst |E| = " << worst;
-  // The constraint holds to Newton tolerance: |x|² stays 1.
-  for (const State& st : r.states) EXPECT_NEAR(st.x_W[0].norm(), 1.0, 1e-11);
 }
 
 }  // namespace
@@ -106,9 +118,10 @@ namespace cs {
 namespace {
 TEST(Pendulum, StabilizedFormulationIsSecondOrderAndExactOnConstraints) {
   // Position error at t = 1 s for three steps: ratios ≈ 4; the constraint and its velocity
-  // form hold to Newton tolerance at every step (projection).
+  // form hold to Newton tolerance at every step (projection). In body poses, where the
+  // formulation has rows to project on.
   auto error_at_1s = [](double h) {
-    RunSettings s = settings(h, 1.0, 0.8);
+    RunSettings s = settings(h, 1.0, 0.8, CoordinateChoice::kAbsolute);
     s.solver.formulation = ConstraintFormulation::kStabilized;
     const auto r = testing::run(pendulum(), s);
     EXPECT_TRUE(r.stats.ok) << r.stats.message;

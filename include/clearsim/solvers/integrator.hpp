@@ -35,6 +35,9 @@ class Integrator {
   // The System re-chose which constraint rows it keeps (System::rechoose_rows; same number):
   // anything factorized or extrapolated for the old rows must be dropped.
   virtual void rows_changed() {}
+  // Fills what a step leaves out of `s` for speed and the outputs read (the joint-coordinate
+  // integrator's reactions λ). Called before every output of an accepted step.
+  virtual void complete_outputs(State& /*s*/) {}
 };
 
 }  // namespace cs

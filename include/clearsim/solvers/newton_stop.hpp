@@ -18,6 +18,18 @@ inline constexpr double kRoundoffFloor = 8.0 * 2.220446049250313e-16;
 // and h/2; 3.55 iterations per step.
 inline constexpr double kAccelFraction = 1e-8;
 
+// Modified Newton stops when its remaining error in positions is below kStepErrorFraction times
+// the step's own local error estimate h²|β − 1/6|‖a_{n+1} − a_n‖∞ (GeneralizedAlpha::smooth_solve
+// says why 0.003), never above newton_tol and never below the round-off floor, and below the
+// acceleration bound.
+inline constexpr double kStepErrorFraction = 0.003;
+// Increments that stop contracting within this factor of the round-off floor are round-off.
+inline constexpr double kNoiseBand = 128.0;
+// A Newton increment diverges when it is kDivergenceGrowth times the last one and
+// kDivergenceMotion times the step's predicted motion (GeneralizedAlpha::smooth_solve).
+inline constexpr double kDivergenceGrowth = 10.0;
+inline constexpr double kDivergenceMotion = 100.0;
+
 // The round-off floor of the positions of `s`.
 inline double roundoff(const State& s) {
   double x_max = 0.0;

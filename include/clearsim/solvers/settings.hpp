@@ -47,6 +47,14 @@ enum class ConstraintFormulation {
 
 enum class LinearSolverKind { kAuto, kDense, kSparse };
 
+// The coordinates a dynamic analysis integrates (solver.coordinates).
+enum class CoordinateChoice {
+  kAuto,      // joint coordinates for an open tree of revolute, prismatic and fixed joints run by
+              // the generalized-α family with modified Newton (tree_alpha.hpp), body poses
+              // otherwise
+  kAbsolute,  // body poses and joint rows always
+};
+
 struct SolverSettings {
   Analysis analysis = Analysis::kDynamic;
   IntegratorKind integrator = IntegratorKind::kGeneralizedAlpha;
@@ -82,6 +90,7 @@ struct SolverSettings {
   double penalty_omega = -1.0;   // penalty: ω [rad/s]; ≤ 0 (`auto`): 1/h
   double penalty_damping = 1.0;  // penalty: damping ratio μ of the constraint error
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
+  CoordinateChoice coordinates = CoordinateChoice::kAuto;
   int kinematic_steps = 0;  // kinematic analysis: number of output intervals (0 = end/step)
   // NSGA only. Impacts approaching slower than this close plastically (e = 0) [m/s]; negative
   // (the default, `auto` in model files) means the speed the smooth motion changes the normal

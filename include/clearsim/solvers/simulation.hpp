@@ -33,6 +33,7 @@ struct RunStats {
   long row_rechoices = 0;
   double max_penetration = 0.0;
   double wall_seconds = 0.0;
+  std::string integrator;  // the integrator that ran (Integrator::name), empty before a step
   bool ok = true;
   bool interrupted = false;  // stopped because the observer asked (keep_going() was false)
   std::string message;       // why the run stopped early

@@ -1,0 +1,85 @@
+// Joint coordinates of an open tree: a mechanism whose ideal joints (revolute, prismatic, fixed)
+// connect every body to ground along exactly one path. One coordinate per revolute (angle θ about
+// the joint axis) and prismatic (slide s along it) joint, none for a fixed one; every pose these
+// coordinates give satisfies the joints exactly, so the joints need no rows and no multipliers.
+// Coordinates are measured from a reference state (θ = s = 0 there).
+//
+// Recursive in the tree's order (parents before children), O(bodies) each:
+//   kinematics   poses, body velocities v = J(q) q̇ and accelerations v̇ = J q̈ + J̇ q̇;
+//   J-transpose  generalized forces Jᵀ y of body forces y (the subtrees' wrenches, projected on
+//                each joint's axis);
+//   reactions    each joint's multipliers λ from the wrench its subtree needs.
+// The velocities are System's: per body [v_W; Ω_B] (centre of mass, world; body frame).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/state/state.hpp"
+
+namespace cs {
+
+class JointTree {
+ public:
+  // The tree of `sys` with `ref` as reference state (its poses are q = 0), or nullopt and the
+  // reason in `why` if the mechanism is not an open tree of revolute, prismatic and fixed joints
+  // (loops, drivers, other joints, contacts, free bodies, element memory).
+  static std::optional<JointTree> build(const System& sys, const State& ref, std::string* why);
+
+  int num_coordinates() const { return num_coords_; }
+  int num_bodies() const { return static_cast<int>(links_.size()); }
+
+  // Poses and velocities of every body at joint coordinates q and rates qd, into kin (sized by
+  // the caller to the number of bodies).
+  void kinematics(const VecX& q, const VecX& qd, std::vector<BodyKinematics>& kin) const;
+  // The next three work at the configuration of the last kinematics() call, `kin`.
+  // Body accelerations v̇ = J q̈ + J̇ q̇ (6 per body).
+  void accelerations(const std::vector<BodyKinematics>& kin, const VecX& qd, const VecX& qdd,
+                     VecX& vdot) const;
+  // y_red = Jᵀ y of body forces y (6 per body, [F_W; τ_B about the centre of mass]).
+  void transpose_times(const std::vector<BodyKinematics>& kin, const VecX& y, VecX& y_red) const;
+  // J (6·bodies × coordinates).
+  void jacobian(const std::vector<BodyKinematics>& kin, MatX& J) const;
+  // A = Jᵀ D J for body-diagonal 6 × 6 blocks D (System's coordinates, e.g. the mass and
+  // the body-diagonal force tangents), by composite blocks summed up the tree (the composite-
+  // rigid-body algorithm): O(bodies · depth), no J formed.
+  void project_blocks(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
+                      MatX& A) const;
+  // Joint rates of the body velocities of `kin` (exact where they come from joint rates).
+  void rates(const std::vector<BodyKinematics>& kin, VecX& qd) const;
+  // The multipliers of the joints' rows (System's global rows) for which the bodies move with
+  // accelerations vdot under forces f: M v̇ − f + Bᵀλ = 0 body by body.
+  void reactions(const System& sys, const std::vector<BodyKinematics>& kin, double t,
+                 const VecX& vdot, const VecX& f, VecX& lambda) const;
+
+ private:
+  enum class Kind { kRevolute, kPrismatic, kFixed };
+  // The joint that carries a body, in the parent's frame (ground: world).
+  struct Link {
+    int body = 0;
+    int parent = kGround;
+    int element = 0;
+    Kind kind = Kind::kFixed;
+    int coord = -1;   // index of θ or s; −1 for a fixed joint
+    Vec3 axis_P;      // unit joint axis
+    Vec3 anchor_P;    // a point on the axis, from the parent's centre of mass
+    Mat3 R_rel;       // child orientation at q = 0, relative to the parent
+    Vec3 offset_rel;  // child centre of mass from the anchor at q = 0
+    // Revolute: K = skew(axis_P); R(θ) R_rel = R_rel + sin θ K R_rel + (1 − cos θ) K² R_rel, and
+    // likewise for the offset.
+    Mat3 KR, K2R;
+    Vec3 Ko, K2o;
+  };
+  std::vector<Link> links_;  // parents before children
+  // Per body: the coordinates on its path to ground (for J).
+  std::vector<std::vector<int>> path_links_;
+  int num_coords_ = 0;
+  mutable std::vector<Vec3> work_f_, work_n_;  // subtree wrenches of transpose_times/reactions
+  // Per link, from the last kinematics(): joint axis and anchor (world); per body: Ω (world).
+  mutable std::vector<Vec3> axis_W_, anchor_W_, w_W_;
+  mutable std::vector<Mat6> composite_;  // project_blocks: per body, its subtree's blocks
+};
+
+}  // namespace cs

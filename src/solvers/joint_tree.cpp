@@ -1,0 +1,341 @@
+#include "clearsim/solvers/joint_tree.hpp"
+
+#include <Eigen/Cholesky>
+
+#include "clearsim/elements/joints/ideal_joint.hpp"
+#include "clearsim/math/so3.hpp"
+
+namespace cs {
+
+namespace {
+
+struct Frame {
+  Mat3 R = Mat3::Identity();
+  Vec3 x = Vec3::Zero();
+};
+
+Frame body_frame(const std::vector<BodyKinematics>& kin, int b) {
+  if (b == kGround) return {};
+  return {kin[b].R_WB, kin[b].x_W};
+}
+
+std::string joint_label(const Element& el) { return el.kind() + " '" + el.name() + "'"; }
+
+}  // namespace
+
+std::optional<JointTree> JointTree::build(const System& sys, const State& ref, std::string* why) {
+  auto refuse = [&](const std::string& reason) -> std::optional<JointTree> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  const Model& model = sys.model();
+  const int nb = model.num_bodies();
+  if (nb == 0) return refuse("the model has no bodies");
+  if (sys.num_gaps() > 0) return refuse("the model has unilateral contacts");
+  if (sys.num_memory() > 0 || sys.num_ideal_rows() > 0)
+    return refuse("the model has elements with memory or clearance joints");
+  if (sys.has_removed_rows()) return refuse("the model has redundant joint rows");
+  // Joints by body, for a breadth-first walk from ground.
+  std::vector<std::vector<int>> joints_at(nb + 1);  // index body + 1 (ground at 0)
+  for (int e = 0; e < static_cast<int>(model.elements.size()); ++e) {
+    const Element& el = *model.elements[e];
+    if (el.num_constraints() == 0) continue;
+    const auto* joint = dynamic_cast<const joints::IdealJoint*>(&el);
+    if (joint == nullptr) return refuse(joint_label(el) + " is not a joint");
+    const joints::JointType t = joint->type();
+    if (t != joints::JointType::kRevolute && t != joints::JointType::kPrismatic &&
+        t != joints::JointType::kFixed)
+      return refuse(joint_label(el) + " has no single joint coordinate");
+    joints_at[el.body_i() + 1].push_back(e);
+    joints_at[el.body_j() + 1].push_back(e);
+  }
+  std::vector<BodyKinematics> kin;
+  sys.gather(ref, kin);
+  JointTree tree;
+  std::vector<char> reached(nb + 1, 0), used(model.elements.size(), 0);
+  std::vector<int> queue{kGround};
+  reached[0] = 1;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int parent = queue[head];
+    for (int e : joints_at[parent + 1]) {
+      if (used[e]) continue;
+      used[e] = 1;
+      const auto& joint = static_cast<const joints::IdealJoint&>(*model.elements[e]);
+      const bool parent_is_i = joint.body_i() == parent;
+      const int child = parent_is_i ? joint.body_j() : joint.body_i();
+      if (reached[child + 1])
+        return refuse("the joints form a closed loop (at " + joint_label(joint) + ")");
+      reached[child + 1] = 1;
+      queue.push_back(child);
+      const Frame P = body_frame(kin, parent), C = body_frame(kin, child);
+      const Marker& mi = joint.marker_i();
+      const Marker& mp = parent_is_i ? mi : joint.marker_j();
+      const Mat3 R_i = mi.body == kGround ? Mat3::Identity() : kin[mi.body].R_WB;
+      Link link;
+      link.body = child;
+      link.parent = parent;
+      link.element = e;
+      link.kind = joint.type() == joints::JointType::kRevolute    ? Kind::kRevolute
+                  : joint.type() == joints::JointType::kPrismatic ? Kind::kPrismatic
+                                                                  : Kind::kFixed;
+      if (link.kind != Kind::kFixed) link.coord = tree.num_coords_++;
+      link.axis_P = P.R.transpose() * (R_i * mi.R_BM.col(2));
+      link.anchor_P = mp.p_B;  // the parent's marker origin lies on the axis
+      const Vec3 anchor_W = P.x + P.R * link.anchor_P;
+      link.R_rel = P.R.transpose() * C.R;
+      link.offset_rel = P.R.transpose() * (C.x - anchor_W);
+      const Mat3 K = so3::skew(link.axis_P);
+      link.KR = K * link.R_rel;
+      link.K2R = K * link.KR;
+      link.Ko = K * link.offset_rel;
+      link.K2o = K * link.Ko;
+      tree.links_.push_back(link);
+    }
+  }
+  for (int b = 0; b < nb; ++b)
+    if (!reached[b + 1])
+      return refuse("body '" + model.bodies[b].name + "' is not joined to ground by joints");
+  // Paths to ground, parents first (links_ is in breadth-first order).
+  std::vector<int> link_of(nb, -1);
+  for (int l = 0; l < nb; ++l) link_of[tree.links_[l].body] = l;
+  tree.path_links_.resize(nb);
+  for (const Link& link : tree.links_) {
+    auto& path = tree.path_links_[link.body];
+    if (link.parent != kGround) path = tree.path_links_[link.parent];
+    path.push_back(link_of[link.body]);
+  }
+  return tree;
+}
+
+void JointTree::kinematics(const VecX& q, const VecX& qd, std::vector<BodyKinematics>& kin) const {
+  const int nl = num_bodies();
+  axis_W_.resize(nl);
+  anchor_W_.resize(nl);
+  w_W_.resize(nl);
+  for (int l = 0; l < nl; ++l) {
+    const Link& L = links_[l];
+    Frame P;
+    Vec3 v_p = Vec3::Zero(), w_p = Vec3::Zero();
+    if (L.parent != kGround) {
+      const BodyKinematics& p = kin[L.parent];
+      P = {p.R_WB, p.x_W};
+      v_p = p.v_W;
+      w_p = w_W_[L.parent];
+    }
+    BodyKinematics& c = kin[L.body];
+    const Vec3 anchor = P.x + P.R * L.anchor_P;
+    const Vec3 a = P.R * L.axis_P;
+    anchor_W_[l] = anchor;
+    axis_W_[l] = a;
+    Vec3 w_c = w_p;
+    if (L.kind == Kind::kRevolute) {
+      const double theta = q(L.coord), sn = std::sin(theta), vers = 1.0 - std::cos(theta);
+      c.R_WB.noalias() = P.R * (L.R_rel + sn * L.KR + vers * L.K2R);
+      c.x_W = anchor + P.R * (L.offset_rel + sn * L.Ko + vers * L.K2o);
+      w_c += a * qd(L.coord);
+      c.v_W = v_p + w_p.cross(anchor - P.x) + w_c.cross(c.x_W - anchor);
+    } else {
+      const double s = L.kind == Kind::kPrismatic ? q(L.coord) : 0.0;
+      const double sd = L.kind == Kind::kPrismatic ? qd(L.coord) : 0.0;
+      c.R_WB.noalias() = P.R * L.R_rel;
+      c.x_W = anchor + P.R * (L.offset_rel + s * L.axis_P);
+      c.v_W = v_p + w_p.cross(c.x_W - P.x) + sd * a;
+    }
+    w_W_[L.body] = w_c;
+    c.w_B.noalias() = c.R_WB.transpose() * w_c;
+  }
+}
+
+void JointTree::accelerations(const std::vector<BodyKinematics>& kin, const VecX& qd,
+                              const VecX& qdd, VecX& vdot) const {
+  vdot.resize(6 * num_bodies());
+  // World angular accelerations, written into the rotational slots and turned into body-frame
+  // ones once the children have read them.
+  for (int l = 0; l < num_bodies(); ++l) {
+    const Link& L = links_[l];
+    Vec3 x_p = Vec3::Zero(), w_p = Vec3::Zero(), acc_p = Vec3::Zero(), alpha_p = Vec3::Zero();
+    if (L.parent != kGround) {
+      x_p = kin[L.parent].x_W;
+      w_p = w_W_[L.parent];
+      acc_p = vdot.segment<3>(6 * L.parent);
+      alpha_p = vdot.segment<3>(6 * L.parent + 3);
+    }
+    const BodyKinematics& c = kin[L.body];
+    const Vec3& anchor = anchor_W_[l];
+    const Vec3& a = axis_W_[l];
+    Vec3 acc, alpha = alpha_p;
+    if (L.kind == Kind::kRevolute) {
+      const double rate = qd(L.coord);
+      const Vec3& w_c = w_W_[L.body];
+      alpha += a * qdd(L.coord) + w_p.cross(a) * rate;
+      const Vec3 r_p = anchor - x_p, r_c = c.x_W - anchor;
+      acc = acc_p + alpha_p.cross(r_p) + w_p.cross(w_p.cross(r_p)) + alpha.cross(r_c) +
+            w_c.cross(w_c.cross(r_c));
+    } else {
+      const double sd = L.kind == Kind::kPrismatic ? qd(L.coord) : 0.0;
+      const double sdd = L.kind == Kind::kPrismatic ? qdd(L.coord) : 0.0;
+      const Vec3 r = c.x_W - x_p;
+      acc = acc_p + alpha_p.cross(r) + w_p.cross(w_p.cross(r)) + 2.0 * sd * w_p.cross(a) + sdd * a;
+    }
+    vdot.segment<3>(6 * L.body) = acc;
+    vdot.segment<3>(6 * L.body + 3) = alpha;
+  }
+  for (int b = 0; b < num_bodies(); ++b)
+    vdot.segment<3>(6 * b + 3) = kin[b].R_WB.transpose() * vdot.segment<3>(6 * b + 3);
+}
+
+void JointTree::transpose_times(const std::vector<BodyKinematics>& kin, const VecX& y,
+                                VecX& y_red) const {
+  const int nb = num_bodies();
+  y_red.setZero(num_coords_);
+  work_f_.resize(nb);
+  work_n_.resize(nb);
+  for (int b = 0; b < nb; ++b) {  // each body's wrench about the world origin
+    work_f_[b] = y.segment<3>(6 * b);
+    work_n_[b] = kin[b].x_W.cross(work_f_[b]) + kin[b].R_WB * y.segment<3>(6 * b + 3);
+  }
+  for (int l = nb - 1; l >= 0; --l) {  // children before parents
+    const Link& L = links_[l];
+    const Vec3& F = work_f_[L.body];
+    const Vec3& N = work_n_[L.body];
+    if (L.kind == Kind::kRevolute) {
+      y_red(L.coord) = axis_W_[l].dot(N - anchor_W_[l].cross(F));
+    } else if (L.kind == Kind::kPrismatic) {
+      y_red(L.coord) = axis_W_[l].dot(F);
+    }
+    if (L.parent != kGround) {
+      work_f_[L.parent] += F;
+      work_n_[L.parent] += N;
+    }
+  }
+}
+
+void JointTree::jacobian(const std::vector<BodyKinematics>& kin, MatX& J) const {
+  J.setZero(6 * num_bodies(), num_coords_);
+  for (int b = 0; b < num_bodies(); ++b) {
+    for (int l : path_links_[b]) {
+      const Link& L = links_[l];
+      if (L.kind == Kind::kFixed) continue;
+      const Vec3& a = axis_W_[l];
+      if (L.kind == Kind::kRevolute) {
+        J.block<3, 1>(6 * b, L.coord) = a.cross(kin[b].x_W - anchor_W_[l]);
+        J.block<3, 1>(6 * b + 3, L.coord) = kin[b].R_WB.transpose() * a;
+      } else {
+        J.block<3, 1>(6 * b, L.coord) = a;
+      }
+    }
+  }
+}
+
+void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
+                               MatX& A) const {
+  const int nb = num_bodies();
+  // Motions are (ω; v_O): angular velocity and velocity of the point at the world origin. Body
+  // b's coordinates are X_b (ω; v_O) with X_b = [−[x_b]×, I; R_bᵀ, 0], and its block about the
+  // origin X_bᵀ D_b X_b.
+  composite_.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    Mat6 X = Mat6::Zero();
+    X.block<3, 3>(0, 0) = -so3::skew(kin[b].x_W);
+    X.block<3, 3>(0, 3).setIdentity();
+    X.block<3, 3>(3, 0) = kin[b].R_WB.transpose();
+    composite_[b].noalias() = X.transpose() * D[b] * X;
+  }
+  std::vector<Vec6> S(nb);  // per link, its joint's motion column
+  for (int l = 0; l < nb; ++l) {
+    const Link& L = links_[l];
+    if (L.kind == Kind::kRevolute) {
+      S[l] << axis_W_[l], anchor_W_[l].cross(axis_W_[l]);
+    } else {
+      S[l] << Vec3::Zero(), axis_W_[l];
+    }
+  }
+  std::vector<int> link_of(nb);
+  for (int l = 0; l < nb; ++l) link_of[links_[l].body] = l;
+  A.setZero(num_coords_, num_coords_);
+  for (int l = nb - 1; l >= 0; --l) {  // children first: composite_ holds whole subtrees
+    const Link& L = links_[l];
+    const Mat6& C = composite_[L.body];
+    if (L.kind != Kind::kFixed) {
+      const Vec6 CS = C * S[l];
+      const Eigen::Matrix<double, 1, 6> SC = S[l].transpose() * C;
+      A(L.coord, L.coord) = S[l].dot(CS);
+      // With every ancestor k: A(k, l) = S_kᵀ C S_l and A(l, k) = S_lᵀ C S_k.
+      for (int parent = L.parent; parent != kGround;) {
+        const int k = link_of[parent];
+        const Link& P = links_[k];
+        if (P.kind != Kind::kFixed) {
+          A(P.coord, L.coord) = S[k].dot(CS);
+          A(L.coord, P.coord) = SC.dot(S[k]);
+        }
+        parent = P.parent;
+      }
+    }
+    if (L.parent != kGround) composite_[L.parent] += C;
+  }
+}
+
+void JointTree::rates(const std::vector<BodyKinematics>& kin, VecX& qd) const {
+  qd.setZero(num_coords_);
+  for (const Link& L : links_) {
+    if (L.kind == Kind::kFixed) continue;
+    const BodyKinematics& c = kin[L.body];
+    Frame P;
+    Vec3 v_p = Vec3::Zero(), w_p = Vec3::Zero();
+    if (L.parent != kGround) {
+      P = {kin[L.parent].R_WB, kin[L.parent].x_W};
+      v_p = kin[L.parent].v_W;
+      w_p = P.R * kin[L.parent].w_B;
+    }
+    const Vec3 a = P.R * L.axis_P;
+    if (L.kind == Kind::kRevolute) {
+      qd(L.coord) = a.dot(c.R_WB * c.w_B - w_p);
+    } else {
+      qd(L.coord) = a.dot(c.v_W - v_p - w_p.cross(c.x_W - P.x));
+    }
+  }
+}
+
+void JointTree::reactions(const System& sys, const std::vector<BodyKinematics>& kin, double t,
+                          const VecX& vdot, const VecX& f, VecX& lambda) const {
+  const Model& model = sys.model();
+  const int nb = num_bodies();
+  lambda.setZero(sys.num_constraints());
+  work_f_.resize(nb);
+  work_n_.resize(nb);
+  for (int b = 0; b < nb; ++b) {  // M v̇ − f about the world origin
+    const Body& body = model.bodies[b];
+    work_f_[b] = body.mass * vdot.segment<3>(6 * b) - f.segment<3>(6 * b);
+    const Vec3 tau_B = body.inertia_B * vdot.segment<3>(6 * b + 3) - f.segment<3>(6 * b + 3);
+    work_n_[b] = kin[b].x_W.cross(work_f_[b]) + kin[b].R_WB * tau_B;
+  }
+  ConstraintBlock cb;
+  cb.want_zeta = false;
+  for (auto it = links_.rbegin(); it != links_.rend(); ++it) {
+    const Link& L = *it;
+    const Vec3& F = work_f_[L.body];
+    const Vec3& N = work_n_[L.body];
+    // The joint's rows on the child, B_cᵀλ, hold the subtree: B_cᵀλ = −(F; τ about the child's
+    // centre of mass, body frame).
+    const BodyKinematics& c = kin[L.body];
+    Vec6 g;
+    g.head<3>() = -F;
+    g.tail<3>() = -(c.R_WB.transpose() * (N - c.x_W.cross(F)));
+    const Element& el = *model.elements[L.element];
+    cb.reset(el.num_constraints());
+    el.constraint(sys.input(L.element, t, kin), cb);
+    const int col = el.body_i() == L.body ? 0 : 6;
+    const Eigen::MatrixXd Bc = cb.B.block(0, col, cb.m, 6);
+    const VecX lam = (Bc * Bc.transpose()).ldlt().solve(Bc * g);
+    for (int r = 0; r < cb.m; ++r) {
+      const int row = sys.global_row(L.element, r);
+      if (row >= 0) lambda(row) = lam(r);
+    }
+    if (L.parent != kGround) {
+      work_f_[L.parent] += F;
+      work_n_[L.parent] += N;
+    }
+  }
+}
+
+}  // namespace cs
