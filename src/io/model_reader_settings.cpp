@@ -125,7 +125,7 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
     warn_unused(m,
                 {"integrator", "rho_inf", "beta", "gamma", "adaptive", "rtol", "atol", "min_step",
                  "max_step", "restitution_threshold", "persistent_contacts", "baumgarte_alpha",
-                 "baumgarte_beta"},
+                 "baumgarte_beta", "coordinates"},
                 "a " + std::string(s.analysis == Analysis::kStatic ? "static" : "kinematic") +
                     " analysis does not integrate the equations of motion");
     return;
@@ -157,6 +157,11 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
   if (s.integrator == IntegratorKind::kNsga && penalty_family)
     warn_unused(m, {"formulation"},
                 "nsga always uses the stabilized formulation (its contacts need the projections)");
+  if (is_explicit(s.integrator) || s.integrator == IntegratorKind::kNsga || penalty_family ||
+      s.newton == NewtonMode::kFull)
+    warn_unused(m, {"coordinates"},
+                "joint coordinates are used by the generalized-α family with newton: modified "
+                "and formulation index3 or stabilized only; this run is in body poses");
   if (!s.adaptive)
     warn_unused(m, {"rtol", "atol", "min_step", "max_step"},
                 "step-size control is off (adaptive: false)");
