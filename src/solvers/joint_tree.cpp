@@ -19,8 +19,6 @@ Frame body_frame(const std::vector<BodyKinematics>& kin, int b) {
   return {kin[b].R_WB, kin[b].x_W};
 }
 
-std::string joint_label(const Element& el) { return el.kind() + " '" + el.name() + "'"; }
-
 }  // namespace
 
 std::optional<JointTree> JointTree::build(const System& sys, const State& ref, std::string* why) {
@@ -35,17 +33,20 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
   if (sys.num_memory() > 0 || sys.num_ideal_rows() > 0)
     return refuse("the model has elements with memory or clearance joints");
   if (sys.has_removed_rows()) return refuse("the model has redundant joint rows");
-  // Joints by body, for a breadth-first walk from ground.
+  // Tree-capable joints by body, for a breadth-first walk from ground; every other constraint
+  // element keeps its rows.
+  auto tree_capable = [](const Element& el) {
+    const auto* joint = dynamic_cast<const joints::IdealJoint*>(&el);
+    if (joint == nullptr) return false;
+    const joints::JointType t = joint->type();
+    return t == joints::JointType::kRevolute || t == joints::JointType::kPrismatic ||
+           t == joints::JointType::kFixed || t == joints::JointType::kSpherical;
+  };
   std::vector<std::vector<int>> joints_at(nb + 1);  // index body + 1 (ground at 0)
+  std::vector<char> in_tree(model.elements.size(), 0);
   for (int e = 0; e < static_cast<int>(model.elements.size()); ++e) {
     const Element& el = *model.elements[e];
-    if (el.num_constraints() == 0) continue;
-    const auto* joint = dynamic_cast<const joints::IdealJoint*>(&el);
-    if (joint == nullptr) return refuse(joint_label(el) + " is not a joint");
-    const joints::JointType t = joint->type();
-    if (t != joints::JointType::kRevolute && t != joints::JointType::kPrismatic &&
-        t != joints::JointType::kFixed)
-      return refuse(joint_label(el) + " has no single joint coordinate");
+    if (el.num_constraints() == 0 || !tree_capable(el)) continue;
     joints_at[el.body_i() + 1].push_back(e);
     joints_at[el.body_j() + 1].push_back(e);
   }
@@ -63,9 +64,9 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
       const auto& joint = static_cast<const joints::IdealJoint&>(*model.elements[e]);
       const bool parent_is_i = joint.body_i() == parent;
       const int child = parent_is_i ? joint.body_j() : joint.body_i();
-      if (reached[child + 1])
-        return refuse("the joints form a closed loop (at " + joint_label(joint) + ")");
+      if (reached[child + 1]) continue;  // closes a loop: keeps its rows
       reached[child + 1] = 1;
+      in_tree[e] = 1;
       queue.push_back(child);
       const Frame P = body_frame(kin, parent), C = body_frame(kin, child);
       const Marker& mi = joint.marker_i();
@@ -75,15 +76,33 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
       link.body = child;
       link.parent = parent;
       link.element = e;
-      link.kind = joint.type() == joints::JointType::kRevolute    ? Kind::kRevolute
-                  : joint.type() == joints::JointType::kPrismatic ? Kind::kPrismatic
-                                                                  : Kind::kFixed;
-      if (link.kind != Kind::kFixed) link.coord = tree.num_coords_++;
+      switch (joint.type()) {
+        case joints::JointType::kRevolute:
+          link.kind = Kind::kRevolute;
+          break;
+        case joints::JointType::kPrismatic:
+          link.kind = Kind::kPrismatic;
+          break;
+        case joints::JointType::kSpherical:
+          link.kind = Kind::kSpherical;
+          break;
+        default:
+          link.kind = Kind::kFixed;
+      }
+      if (link.kind == Kind::kSpherical) {
+        link.coord = tree.num_coords_;
+        link.rotation = static_cast<int>(tree.rotation_slots_.size());
+        tree.rotation_slots_.push_back(link.coord);
+        tree.num_coords_ += 3;
+      } else if (link.kind != Kind::kFixed) {
+        link.coord = tree.num_coords_++;
+      }
       link.axis_P = P.R.transpose() * (R_i * mi.R_BM.col(2));
-      link.anchor_P = mp.p_B;  // the parent's marker origin lies on the axis
+      link.anchor_P = mp.p_B;  // the parent's marker origin lies on the axis (or is the centre)
       const Vec3 anchor_W = P.x + P.R * link.anchor_P;
       link.R_rel = P.R.transpose() * C.R;
-      link.offset_rel = P.R.transpose() * (C.x - anchor_W);
+      link.offset_rel = link.kind == Kind::kSpherical ? Vec3(C.R.transpose() * (C.x - anchor_W))
+                                                      : Vec3(P.R.transpose() * (C.x - anchor_W));
       const Mat3 K = so3::skew(link.axis_P);
       link.KR = K * link.R_rel;
       link.K2R = K * link.KR;
@@ -91,6 +110,12 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
       link.K2o = K * link.Ko;
       tree.links_.push_back(link);
     }
+  }
+  for (int e = 0; e < static_cast<int>(model.elements.size()); ++e) {
+    const Element& el = *model.elements[e];
+    if (el.num_constraints() == 0 || in_tree[e]) continue;
+    tree.loop_elements_.push_back(e);
+    tree.num_loop_rows_ += el.num_constraints();
   }
   for (int b = 0; b < nb; ++b)
     if (!reached[b + 1])
@@ -107,7 +132,22 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
   return tree;
 }
 
-void JointTree::kinematics(const VecX& q, const VecX& qd, std::vector<BodyKinematics>& kin) const {
+int JointTree::body_of_coordinate(int k) const {
+  for (const Link& L : links_) {
+    const int n = L.kind == Kind::kSpherical ? 3 : (L.kind == Kind::kFixed ? 0 : 1);
+    if (n > 0 && k >= L.coord && k < L.coord + n) return L.body;
+  }
+  return 0;
+}
+
+Vec3 JointTree::motion_axis(int l, int k, const std::vector<BodyKinematics>& kin) const {
+  const Link& L = links_[l];
+  if (L.kind == Kind::kSpherical) return kin[L.body].R_WB.col(k);  // the child's own axes
+  return axis_W_[l];
+}
+
+void JointTree::kinematics(const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
+                           std::vector<BodyKinematics>& kin) const {
   const int nl = num_bodies();
   axis_W_.resize(nl);
   anchor_W_.resize(nl);
@@ -133,6 +173,11 @@ void JointTree::kinematics(const VecX& q, const VecX& qd, std::vector<BodyKinema
       c.R_WB.noalias() = P.R * (L.R_rel + sn * L.KR + vers * L.K2R);
       c.x_W = anchor + P.R * (L.offset_rel + sn * L.Ko + vers * L.K2o);
       w_c += a * qd(L.coord);
+      c.v_W = v_p + w_p.cross(anchor - P.x) + w_c.cross(c.x_W - anchor);
+    } else if (L.kind == Kind::kSpherical) {
+      c.R_WB.noalias() = P.R * (L.R_rel * Q[L.rotation]);
+      c.x_W = anchor + c.R_WB * L.offset_rel;
+      w_c += c.R_WB * qd.segment<3>(L.coord);
       c.v_W = v_p + w_p.cross(anchor - P.x) + w_c.cross(c.x_W - anchor);
     } else {
       const double s = L.kind == Kind::kPrismatic ? q(L.coord) : 0.0;
@@ -164,10 +209,13 @@ void JointTree::accelerations(const std::vector<BodyKinematics>& kin, const VecX
     const Vec3& anchor = anchor_W_[l];
     const Vec3& a = axis_W_[l];
     Vec3 acc, alpha = alpha_p;
-    if (L.kind == Kind::kRevolute) {
-      const double rate = qd(L.coord);
+    if (L.kind == Kind::kRevolute || L.kind == Kind::kSpherical) {
       const Vec3& w_c = w_W_[L.body];
-      alpha += a * qdd(L.coord) + w_p.cross(a) * rate;
+      if (L.kind == Kind::kRevolute) {
+        alpha += a * qdd(L.coord) + w_p.cross(a) * qd(L.coord);
+      } else {  // ω_c = ω_p + R_c ω_rel: α_c = α_p + R_c ω̇_rel + ω_p × (R_c ω_rel)
+        alpha += c.R_WB * qdd.segment<3>(L.coord) + w_p.cross(c.R_WB * qd.segment<3>(L.coord));
+      }
       const Vec3 r_p = anchor - x_p, r_c = c.x_W - anchor;
       acc = acc_p + alpha_p.cross(r_p) + w_p.cross(w_p.cross(r_p)) + alpha.cross(r_c) +
             w_c.cross(w_c.cross(r_c));
@@ -200,6 +248,8 @@ void JointTree::transpose_times(const std::vector<BodyKinematics>& kin, const Ve
     const Vec3& N = work_n_[L.body];
     if (L.kind == Kind::kRevolute) {
       y_red(L.coord) = axis_W_[l].dot(N - anchor_W_[l].cross(F));
+    } else if (L.kind == Kind::kSpherical) {
+      y_red.segment<3>(L.coord) = kin[L.body].R_WB.transpose() * (N - anchor_W_[l].cross(F));
     } else if (L.kind == Kind::kPrismatic) {
       y_red(L.coord) = axis_W_[l].dot(F);
     }
@@ -216,12 +266,14 @@ void JointTree::jacobian(const std::vector<BodyKinematics>& kin, MatX& J) const 
     for (int l : path_links_[b]) {
       const Link& L = links_[l];
       if (L.kind == Kind::kFixed) continue;
-      const Vec3& a = axis_W_[l];
-      if (L.kind == Kind::kRevolute) {
-        J.block<3, 1>(6 * b, L.coord) = a.cross(kin[b].x_W - anchor_W_[l]);
-        J.block<3, 1>(6 * b + 3, L.coord) = kin[b].R_WB.transpose() * a;
-      } else {
-        J.block<3, 1>(6 * b, L.coord) = a;
+      if (L.kind == Kind::kPrismatic) {
+        J.block<3, 1>(6 * b, L.coord) = axis_W_[l];
+        continue;
+      }
+      for (int k = 0; k < (L.kind == Kind::kSpherical ? 3 : 1); ++k) {
+        const Vec3 a = motion_axis(l, k, kin);
+        J.block<3, 1>(6 * b, L.coord + k) = a.cross(kin[b].x_W - anchor_W_[l]);
+        J.block<3, 1>(6 * b + 3, L.coord + k) = kin[b].R_WB.transpose() * a;
       }
     }
   }
@@ -241,13 +293,21 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
     X.block<3, 3>(3, 0) = kin[b].R_WB.transpose();
     composite_[b].noalias() = X.transpose() * D[b] * X;
   }
-  std::vector<Vec6> S(nb);  // per link, its joint's motion column
+  // Per link, its joint's motion columns (ω; v_O): up to 3.
+  using Columns = Eigen::Matrix<double, 6, 3>;
+  std::vector<Columns> S(nb, Columns::Zero());
+  std::vector<int> ncols(nb, 0);
   for (int l = 0; l < nb; ++l) {
     const Link& L = links_[l];
-    if (L.kind == Kind::kRevolute) {
-      S[l] << axis_W_[l], anchor_W_[l].cross(axis_W_[l]);
-    } else {
-      S[l] << Vec3::Zero(), axis_W_[l];
+    if (L.kind == Kind::kPrismatic) {
+      S[l].col(0) << Vec3::Zero(), axis_W_[l];
+      ncols[l] = 1;
+    } else if (L.kind != Kind::kFixed) {
+      ncols[l] = L.kind == Kind::kSpherical ? 3 : 1;
+      for (int k = 0; k < ncols[l]; ++k) {
+        const Vec3 a = motion_axis(l, k, kin);
+        S[l].col(k) << a, anchor_W_[l].cross(a);
+      }
     }
   }
   std::vector<int> link_of(nb);
@@ -256,17 +316,21 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
   for (int l = nb - 1; l >= 0; --l) {  // children first: composite_ holds whole subtrees
     const Link& L = links_[l];
     const Mat6& C = composite_[L.body];
-    if (L.kind != Kind::kFixed) {
-      const Vec6 CS = C * S[l];
-      const Eigen::Matrix<double, 1, 6> SC = S[l].transpose() * C;
-      A(L.coord, L.coord) = S[l].dot(CS);
+    const int nl = ncols[l];
+    if (nl > 0) {
+      const auto Sl = S[l].leftCols(nl);
+      const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 3> CS = C * Sl;
+      const Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 3, 6> SC = Sl.transpose() * C;
+      A.block(L.coord, L.coord, nl, nl) = Sl.transpose() * CS;
       // With every ancestor k: A(k, l) = S_kᵀ C S_l and A(l, k) = S_lᵀ C S_k.
       for (int parent = L.parent; parent != kGround;) {
         const int k = link_of[parent];
         const Link& P = links_[k];
-        if (P.kind != Kind::kFixed) {
-          A(P.coord, L.coord) = S[k].dot(CS);
-          A(L.coord, P.coord) = SC.dot(S[k]);
+        const int nk = ncols[k];
+        if (nk > 0) {
+          const auto Sk = S[k].leftCols(nk);
+          A.block(P.coord, L.coord, nk, nl) = Sk.transpose() * CS;
+          A.block(L.coord, P.coord, nl, nk) = SC * Sk;
         }
         parent = P.parent;
       }
@@ -290,6 +354,8 @@ void JointTree::rates(const std::vector<BodyKinematics>& kin, VecX& qd) const {
     const Vec3 a = P.R * L.axis_P;
     if (L.kind == Kind::kRevolute) {
       qd(L.coord) = a.dot(c.R_WB * c.w_B - w_p);
+    } else if (L.kind == Kind::kSpherical) {
+      qd.segment<3>(L.coord) = c.w_B - c.R_WB.transpose() * w_p;
     } else {
       qd(L.coord) = a.dot(c.v_W - v_p - w_p.cross(c.x_W - P.x));
     }
@@ -300,7 +366,7 @@ void JointTree::reactions(const System& sys, const std::vector<BodyKinematics>& 
                           const VecX& vdot, const VecX& f, VecX& lambda) const {
   const Model& model = sys.model();
   const int nb = num_bodies();
-  lambda.setZero(sys.num_constraints());
+  if (lambda.size() != sys.num_constraints()) lambda.setZero(sys.num_constraints());
   work_f_.resize(nb);
   work_n_.resize(nb);
   for (int b = 0; b < nb; ++b) {  // M v̇ − f about the world origin

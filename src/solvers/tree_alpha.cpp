@@ -1,9 +1,11 @@
 #include "clearsim/solvers/tree_alpha.hpp"
 
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/newton_stop.hpp"
 
@@ -40,11 +42,61 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
       st.formulation != ConstraintFormulation::kStabilized)
     return refuse("the constraint formulation is ali3p or penalty");
   if (st.newton != NewtonMode::kModified) return refuse("newton: full");
-  const std::optional<JointTree> tree = JointTree::build(sys, initial_state(sys), why);
+  const State s0 = initial_state(sys);
+  const std::optional<JointTree> tree = JointTree::build(sys, s0, why);
   if (!tree) return false;
   if (tree->num_coordinates() > kMaxCoordinates)
     return refuse("more than " + std::to_string(kMaxCoordinates) + " joint coordinates");
+  if (tree->num_loop_rows() == 0) return true;
+  if (st.formulation != ConstraintFormulation::kIndex3)
+    return refuse("closed loops with the stabilized formulation");
+  // The loops' rows must be independent in joint coordinates: a planar loop's out-of-plane rows
+  // are already held by the tree (body poses drop such rows as redundant; here they stay with
+  // body poses).
+  std::vector<BodyKinematics> kin(sys.model().num_bodies());
+  tree->kinematics(VecX::Zero(tree->num_coordinates()),
+                   std::vector<Mat3>(tree->rotation_slots().size(), Mat3::Identity()),
+                   VecX::Zero(tree->num_coordinates()), kin);
+  MatX J, B(tree->num_loop_rows(), tree->num_coordinates());
+  tree->jacobian(kin, J);
+  loop_rows(sys, *tree, kin, s0.t, nullptr, &J, &B, nullptr);
+  Eigen::ColPivHouseholderQR<MatX> qr(B.transpose());
+  qr.setThreshold(1e-9);
+  if (qr.rank() < B.rows())
+    return refuse("the closed loops' rows are redundant in joint coordinates");
   return true;
+}
+
+void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
+                          const std::vector<BodyKinematics>& kin, double t, VecX* phi,
+                          const MatX* J, MatX* B_red, LoopForces* forces) {
+  int row = 0;
+  ConstraintBlock cb;
+  cb.want_zeta = false;
+  for (int e : tree.loop_elements()) {
+    const Element& el = *sys.model().elements[e];
+    cb.reset(el.num_constraints());
+    el.constraint(sys.input(e, t, kin), cb);
+    const int bi = el.body_i(), bj = el.body_j();
+    if (phi) phi->segment(row, cb.m) = cb.phi.head(cb.m);
+    if (B_red) {
+      B_red->middleRows(row, cb.m).setZero();
+      if (bi != kGround)
+        B_red->middleRows(row, cb.m).noalias() +=
+            cb.B.block(0, 0, cb.m, 6) * J->middleRows(6 * bi, 6);
+      if (bj != kGround)
+        B_red->middleRows(row, cb.m).noalias() +=
+            cb.B.block(0, 6, cb.m, 6) * J->middleRows(6 * bj, 6);
+    }
+    if (forces) {  // Bᵀλ of the rows on their bodies
+      const auto lam = forces->lambda.segment(row, cb.m);
+      if (bi != kGround)
+        forces->y.segment<6>(6 * bi).noalias() += cb.B.block(0, 0, cb.m, 6).transpose() * lam;
+      if (bj != kGround)
+        forces->y.segment<6>(6 * bj).noalias() += cb.B.block(0, 6, cb.m, 6).transpose() * lam;
+    }
+    row += cb.m;
+  }
 }
 
 TreeAlpha::TreeAlpha(const System& sys, const SolverSettings& settings)
@@ -52,28 +104,64 @@ TreeAlpha::TreeAlpha(const System& sys, const SolverSettings& settings)
   kin_.resize(sys.model().num_bodies());
 }
 
-void TreeAlpha::start(State& s) {
-  std::string why;
-  if (!tree_ || s.tree_q.size() != tree_->num_coordinates()) {
-    tree_ = JointTree::build(sys_, s, &why);
-    if (!tree_) return;
-    sys_.gather(s, kin_);
-    s.tree_q.setZero(tree_->num_coordinates());
-    tree_->rates(kin_, s.tree_qd);
-    // q̈ from the reduced equations at the start: JᵀMJ q̈ = −Jᵀ(M J̇q̇ − f).
-    evaluate(s.t, s.tree_q, s.tree_qd, VecX::Zero(tree_->num_coordinates()));
-    blocks_.assign(sys_.model().num_bodies(), Mat6::Zero());
-    sys_.mass(MatrixSink(&blocks_));
-    tree_->project_blocks(kin_, blocks_, A_);
-    s.tree_qdd = A_.ldlt().solve(-r_);
-    s.tree_a = s.tree_qdd;
-    factored_h_ = -1.0;
-    hist_end_t_ = -INFINITY;
+void TreeAlpha::gather_loop_lambda(const State& s, VecX& lam) const {
+  lam.setZero(tree_->num_loop_rows());
+  if (s.lambda.size() != sys_.num_constraints()) return;
+  int row = 0;
+  for (int e : tree_->loop_elements()) {
+    for (int r = 0; r < sys_.model().elements[e]->num_constraints(); ++r, ++row) {
+      const int g = sys_.global_row(e, r);
+      if (g >= 0) lam(row) = s.lambda(g);
+    }
   }
 }
 
-void TreeAlpha::evaluate(double t, const VecX& q, const VecX& qd, const VecX& qdd) {
-  tree_->kinematics(q, qd, kin_);
+void TreeAlpha::scatter_loop_lambda(const VecX& lam, State& s) const {
+  if (s.lambda.size() != sys_.num_constraints()) s.lambda.setZero(sys_.num_constraints());
+  int row = 0;
+  for (int e : tree_->loop_elements()) {
+    for (int r = 0; r < sys_.model().elements[e]->num_constraints(); ++r, ++row) {
+      const int g = sys_.global_row(e, r);
+      if (g >= 0) s.lambda(g) = lam(row);
+    }
+  }
+}
+
+void TreeAlpha::start(State& s) {
+  const bool fresh = !tree_ || s.tree_q.size() != tree_->num_coordinates() ||
+                     s.tree_R.size() != tree_->rotation_slots().size();
+  if (!fresh) return;
+  std::string why;
+  tree_ = JointTree::build(sys_, s, &why);
+  if (!tree_) return;
+  const int n = tree_->num_coordinates();
+  sys_.gather(s, kin_);
+  s.tree_q.setZero(n);
+  s.tree_R.assign(tree_->rotation_slots().size(), Mat3::Identity());
+  tree_->rates(kin_, s.tree_qd);
+  // q̈ of the state's accelerations (consistent ones, from make_consistent): the mass-weighted
+  // solution of J q̈ = v̇ − J̇q̇, exact when v̇ moves along the joints.
+  gather_loop_lambda(s, lam_);
+  evaluate(s.t, s.tree_q, s.tree_R, s.tree_qd, VecX::Zero(n), VecX::Zero(lam_.size()));
+  const VecX vdot_rel = s.vdot - vdot_;
+  for (int b = 0; b < sys_.model().num_bodies(); ++b) {
+    const Body& body = sys_.model().bodies[b];
+    y_.segment<3>(6 * b) = body.mass * vdot_rel.segment<3>(6 * b);
+    y_.segment<3>(6 * b + 3) = body.inertia_B * vdot_rel.segment<3>(6 * b + 3);
+  }
+  tree_->transpose_times(kin_, y_, r_);
+  blocks_.assign(sys_.model().num_bodies(), Mat6::Zero());
+  sys_.mass(MatrixSink(&blocks_));
+  tree_->project_blocks(kin_, blocks_, A_);
+  s.tree_qdd = A_.ldlt().solve(r_);
+  s.tree_a = s.tree_qdd;
+  factored_h_ = -1.0;
+  hist_end_t_ = -INFINITY;
+}
+
+void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
+                         const VecX& qdd, const VecX& lam) {
+  tree_->kinematics(q, Q, qd, kin_);
   tree_->accelerations(kin_, qd, qdd, vdot_);
   sys_.forces(kin_, t, f_, MatrixSink(), MatrixSink());
   y_.resize(vdot_.size());
@@ -83,6 +171,12 @@ void TreeAlpha::evaluate(double t, const VecX& q, const VecX& qd, const VecX& qd
     y_.segment<3>(6 * b + 3) =
         body.inertia_B * vdot_.segment<3>(6 * b + 3) - f_.segment<3>(6 * b + 3);
   }
+  const int m = tree_->num_loop_rows();
+  if (m > 0) {
+    phi_.resize(m);
+    LoopForces forces{lam, y_};
+    loop_rows(sys_, *tree_, kin_, t, &phi_, nullptr, nullptr, &forces);
+  }
   tree_->transpose_times(kin_, y_, r_);
 }
 
@@ -90,8 +184,10 @@ bool TreeAlpha::factor(double t, double h) {
   const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
   const double gamma_p = p_.gamma / (h * p_.beta);
   // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
-  // blocks, the force tangents' couplings between two bodies (springs, dampers) through J.
+  // blocks, the force tangents' couplings between two bodies (springs, dampers) through J; then
+  // the loops' rows B J: [A (B J)ᵀ; B J 0].
   const int nb = sys_.model().num_bodies();
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
   tangents_.clear();
   sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
               MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
@@ -106,16 +202,34 @@ bool TreeAlpha::factor(double t, double h) {
     }
   }
   tree_->project_blocks(kin_, blocks_, A_);
+  if (!couplings_.empty() || m > 0) tree_->jacobian(kin_, J_);
   if (!couplings_.empty()) {
     K_.resize(6 * nb, 6 * nb);
     K_.setFromTriplets(couplings_.begin(), couplings_.end());
-    tree_->jacobian(kin_, J_);
     A_.noalias() += J_.transpose() * (K_ * J_);
   }
-  lu_.compute(A_);
+  if (m > 0) {
+    B_red_.resize(m, n);
+    loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr);
+    saddle_.setZero(n + m, n + m);
+    saddle_.topLeftCorner(n, n) = A_;
+    saddle_.topRightCorner(n, m) = B_red_.transpose();
+    saddle_.bottomLeftCorner(m, n) = B_red_;
+    lu_.compute(saddle_);
+  } else {
+    lu_.compute(A_);
+  }
   if (!(std::abs(lu_.determinant()) > 0.0) || !lu_.matrixLU().allFinite()) return false;
   factored_h_ = h;
   return true;
+}
+
+void TreeAlpha::configure(const State& s) {
+  q_ = s.tree_q + hdq_;
+  Q_.resize(s.tree_R.size());
+  const std::vector<int>& slots = tree_->rotation_slots();
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    Q_[k] = s.tree_R[k] * so3::exp(hdq_.segment<3>(slots[k]));
 }
 
 StepResult TreeAlpha::step(State& s, double h) {
@@ -125,17 +239,19 @@ StepResult TreeAlpha::step(State& s, double h) {
     res.message = "the joint-coordinate tree could not be built";
     return res;
   }
-  const int n = tree_->num_coordinates();
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   const double beta_p = (1.0 - am) / ((1.0 - af) * h * h * beta);
   const double gamma_p = gamma / (h * beta);
   const double t = s.t + h;
   // The Newton stop of GeneralizedAlpha's modified Newton (generalized_alpha.cpp, smooth_solve),
   // in joint coordinates: κ h²|β − 1/6|‖a_{n+1} − a_n‖∞, capped by newton_tol, bounded by the
-  // accelerations, floored at round-off.
+  // accelerations, floored at round-off (of the bodies' positions and of the joint coordinates,
+  // a driven crank's angle among them).
   const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
-  const double roundoff = std::max(
-      newton_stop::roundoff(s), newton_stop::kRoundoffFloor * s.tree_q.lpNorm<Eigen::Infinity>());
+  const double roundoff =
+      std::max(newton_stop::roundoff(s),
+               newton_stop::kRoundoffFloor * (1.0 + s.tree_q.lpNorm<Eigen::Infinity>()));
   const double newton_tol = alpha_newton_cap(settings_, roundoff);
   const double tol_floor = std::min(newton_tol, roundoff);
   const bool step_stop = settings_.newton_step_error_stop;
@@ -146,23 +262,30 @@ StepResult TreeAlpha::step(State& s, double h) {
     return step_stop ? newton_stop::accel_bound(qdd_, beta_p, tol_floor, pos) : pos;
   };
 
-  // Predictor: q̈ extrapolated from the last step when it ended here, else held.
+  // Predictor: q̈ and λ extrapolated from the last step when it ended here, else held.
   qdd_ = s.tree_qdd;
-  if (s.t == hist_end_t_ && qdd_hist_.size() == n) qdd_ += (h / hist_h_) * (s.tree_qdd - qdd_hist_);
+  gather_loop_lambda(s, lam_);
+  const bool extrapolate = s.t == hist_end_t_ && qdd_hist_.size() == n;
+  if (extrapolate) {
+    qdd_ += (h / hist_h_) * (s.tree_qdd - qdd_hist_);
+    if (m > 0) lam_ += (h / hist_h_) * (lam_ - lam_hist_);
+  }
   a_ = ((1.0 - af) * qdd_ + af * s.tree_qdd - am * s.tree_a) / (1.0 - am);
-  q_ = s.tree_q + h * s.tree_qd + h * h * (0.5 - beta) * s.tree_a + h * h * beta * a_;
+  hdq_ = h * s.tree_qd + h * h * (0.5 - beta) * s.tree_a + h * h * beta * a_;
   qd_ = s.tree_qd + h * (1.0 - gamma) * s.tree_a + h * gamma * a_;
-  const double motion = std::max((q_ - s.tree_q).lpNorm<Eigen::Infinity>(), kNoiseBand * tol_floor);
+  configure(s);
+  const double motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * tol_floor);
 
   if (std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
   double last_dx = INFINITY, prev_dx = INFINITY;
   int fresh_at = -1;       // the iteration whose matrix was factorized at its iterate
   bool evaluated = false;  // kin_ and vdot_ belong to the final iterate
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
-    evaluate(t, q_, qd_, qdd_);
-    if (!r_.allFinite()) break;
+    evaluate(t, q_, Q_, qd_, qdd_, lam_);
+    const double phi_norm = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    if (!r_.allFinite() || !std::isfinite(phi_norm)) break;
     const double tol = step_tol();
-    if (it > 0 && last_dx <= tol) {
+    if (it > 0 && last_dx <= tol && phi_norm <= tol) {
       res.converged = true;
       evaluated = true;
       break;
@@ -182,8 +305,12 @@ StepResult TreeAlpha::step(State& s, double h) {
       ++res.factorizations;
       fresh_at = it;
     }
-    xi_ = lu_.solve(-r_ / beta_p);
-    const double dx = xi_.lpNorm<Eigen::Infinity>();
+    rhs_.resize(n + m);
+    rhs_.head(n) = -r_ / beta_p;
+    if (m > 0) rhs_.tail(m) = -phi_;
+    rhs_ = lu_.solve(rhs_);
+    const auto xi = rhs_.head(n);
+    const double dx = xi.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(dx)) break;
     if (it >= 1 && dx > kDivergenceGrowth * last_dx && dx > kDivergenceMotion * motion) {
       // Diverging (see GeneralizedAlpha::smooth_solve): a stale matrix is refactorized here, a
@@ -198,15 +325,19 @@ StepResult TreeAlpha::step(State& s, double h) {
     }
     prev_dx = last_dx;
     last_dx = dx;
-    q_ += xi_;
-    qd_ += gamma_p * xi_;
-    qdd_ += beta_p * xi_;
-    a_ += ((1.0 - af) / (1.0 - am)) * beta_p * xi_;
+    hdq_ += xi;
+    configure(s);
+    qd_ += gamma_p * xi;
+    qdd_ += beta_p * xi;
+    a_ += ((1.0 - af) / (1.0 - am)) * beta_p * xi;
+    if (m > 0) lam_ += beta_p * rhs_.tail(m);
     res.iterations = it + 1;
     // Accept when the contraction rate ρ bounds the remaining error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10, or
-    // the increment is at the round-off floor.
-    const bool at_floor = it >= 1 && last_dx <= kNoiseBand * tol_floor && last_dx >= 0.5 * prev_dx;
-    if (it >= 1 && (last_dx < prev_dx || at_floor)) {
+    // the increment is at the round-off floor (as in body poses).
+    const bool stalled = it >= 1 && last_dx >= 0.5 * prev_dx;
+    const bool at_floor = stalled && last_dx <= kNoiseBand * tol_floor;
+    const double phi_tol = at_floor ? std::max(tol, kNoiseBand * tol_floor) : tol;
+    if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
       const double rho = last_dx < prev_dx ? last_dx / prev_dx : 0.0;
       if (at_floor || last_dx <= tol_floor || rho / (1.0 - rho) * last_dx <= 0.1 * step_tol()) {
         res.converged = true;
@@ -216,23 +347,62 @@ StepResult TreeAlpha::step(State& s, double h) {
   }
   if (!res.converged) {
     factored_h_ = -1.0;
-    if (res.message.empty()) res.message = "Newton did not converge";
+    res.message = failure_report(s, t, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }
   if (!evaluated) {
-    tree_->kinematics(q_, qd_, kin_);
+    tree_->kinematics(q_, Q_, qd_, kin_);
     tree_->accelerations(kin_, qd_, qdd_, vdot_);
   }
-  if (settings_.adaptive) res.error_estimate = scaled_local_error(s, a_ - s.tree_a, h);
+  if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
   qdd_hist_ = s.tree_qdd;
+  gather_loop_lambda(s, lam_hist_);
   hist_h_ = h;
   hist_end_t_ = t;
   s.tree_q = q_;
+  s.tree_R = Q_;
   s.tree_qd = qd_;
   s.tree_qdd = qdd_;
   s.tree_a = a_;
+  if (m > 0) scatter_loop_lambda(lam_, s);
   write_state(t, s);
   return res;
+}
+
+std::string TreeAlpha::failure_report(const State& start, double t, double h) const {
+  // As GeneralizedAlpha's: where the residuals are largest at the last iterate, and the force
+  // that may be too stiff for the step.
+  std::ostringstream os;
+  os << "Newton did not converge at t = " << t << " s (step h = " << h << " s)";
+  const int m = tree_->num_loop_rows();
+  if (m > 0 && phi_.size() == m && phi_.allFinite()) {
+    Eigen::Index worst = 0;
+    const double w = phi_.cwiseAbs().maxCoeff(&worst);
+    int row = 0;
+    for (int e : tree_->loop_elements()) {
+      const int rows = sys_.model().elements[e]->num_constraints();
+      if (worst < row + rows) {
+        const int g = sys_.global_row(e, static_cast<int>(worst) - row);
+        if (g >= 0) os << "; largest constraint residual " << w << " in " << sys_.describe_row(g);
+        break;
+      }
+      row += rows;
+    }
+  } else if (m > 0) {
+    os << "; the constraint residual is not finite";
+  }
+  if (r_.size() > 0 && r_.allFinite()) {
+    Eigen::Index worst = 0;
+    const double w = r_.cwiseAbs().maxCoeff(&worst);
+    const int b = tree_->body_of_coordinate(static_cast<int>(worst));
+    os << "; largest dynamic residual " << w << " at the joint carrying body '"
+       << sys_.model().bodies[b].name << "'";
+    const std::string stiff = sys_.describe_stiffest_force(b, start, &kin_, h);
+    if (!stiff.empty()) os << "; " << stiff;
+  } else {
+    os << "; the dynamic residual is not finite";
+  }
+  return os.str();
 }
 
 void TreeAlpha::write_state(double t, State& s) const {
@@ -247,7 +417,7 @@ void TreeAlpha::write_state(double t, State& s) const {
   s.a = vdot_;  // no pseudo-acceleration in body coordinates
 }
 
-double TreeAlpha::scaled_local_error(const State& x, const VecX& da, double h) {
+double TreeAlpha::scaled_local_error(const VecX& da, double h) {
   // The position error in joint coordinates, h²|β − 1/6|(a_{n+1} − a_n), moved to the bodies by
   // J and measured there as GeneralizedAlpha measures its own.
   tree_->jacobian(kin_, J_);
@@ -255,16 +425,22 @@ double TreeAlpha::scaled_local_error(const State& x, const VecX& da, double h) {
   for (std::size_t b = 0; b < kin_.size(); ++b) scratch_.x_W[b] = kin_[b].x_W;
   scratch_.a = J_ * da;
   zero_.a = VecX::Zero(scratch_.a.size());
-  (void)x;
   return alpha_local_error(sys_, settings_, p_, zero_, scratch_, h);
 }
 
 void TreeAlpha::complete_outputs(State& s) {
   if (!tree_ || s.tree_q.size() != tree_->num_coordinates() || sys_.num_constraints() == 0) return;
-  std::vector<BodyKinematics>& kin = kin_;
-  sys_.gather(s, kin);
-  sys_.forces(kin, s.t, f_, MatrixSink(), MatrixSink());
-  tree_->reactions(sys_, kin, s.t, s.vdot, f_, s.lambda);
+  // The tree joints' reactions carry each subtree's M v̇ − f and the loops' forces Bᵀλ on it.
+  sys_.gather(s, kin_);
+  sys_.forces(kin_, s.t, f_, MatrixSink(), MatrixSink());
+  if (tree_->num_loop_rows() > 0) {
+    gather_loop_lambda(s, lam_);
+    y_.setZero(f_.size());
+    LoopForces forces{lam_, y_};
+    loop_rows(sys_, *tree_, kin_, s.t, nullptr, nullptr, nullptr, &forces);
+    f_ -= y_;
+  }
+  tree_->reactions(sys_, kin_, s.t, s.vdot, f_, s.lambda);
 }
 
 }  // namespace cs

@@ -15,8 +15,8 @@
 namespace cs {
 namespace {
 
-// A branched tree with every joint kind: ground –rev→ a –prism→ b, a –rev→ c –fixed→ d –rev→ e,
-// random axes, poses and inertias; the joints are made at the bodies' reference poses.
+// A branched tree with every joint kind: ground –rev→ a –prism→ b, a –rev→ c –fixed→ d –rev→ e
+// –sph→ g, random axes, poses and inertias; the joints are made at the bodies' reference poses.
 Model branched_tree(unsigned seed) {
   std::mt19937 rng(seed);
   Model m;
@@ -32,7 +32,8 @@ Model branched_tree(unsigned seed) {
     b.x0_W = testing::random_vec(rng, 1.0);
     return add_body(m, b);
   };
-  const int a = body("a"), b = body("b"), c = body("c"), d = body("d"), e = body("e");
+  const int a = body("a"), b = body("b"), c = body("c"), d = body("d"), e = body("e"),
+            g = body("g");
   using joints::JointType;
   auto axis = [&] { return testing::random_vec(rng, 1.0).normalized(); };
   add_joint(m, "ground_a", JointType::kRevolute, kGround, a, testing::random_vec(rng), axis());
@@ -41,7 +42,16 @@ Model branched_tree(unsigned seed) {
   add_joint(m, "c_a", JointType::kRevolute, c, a, testing::random_vec(rng), axis());
   add_joint(m, "c_d", JointType::kFixed, c, d, testing::random_vec(rng), axis());
   add_joint(m, "d_e", JointType::kRevolute, d, e, testing::random_vec(rng), axis());
+  add_joint(m, "e_g", JointType::kSpherical, e, g, testing::random_vec(rng), axis());
   return m;
+}
+
+constexpr int kCoords = 7;  // 3 revolute + 1 prismatic + 3 for the spherical joint
+
+VecX random_coords(std::mt19937& rng, int n, double scale) {
+  VecX x(n);
+  for (int k = 0; k < n; ++k) x(k) = std::uniform_real_distribution<double>(-scale, scale)(rng);
+  return x;
 }
 
 struct Fixture {
@@ -50,17 +60,28 @@ struct Fixture {
   State ref = initial_state(sys);
   JointTree tree = *JointTree::build(sys, ref, nullptr);
   std::vector<BodyKinematics> kin = std::vector<BodyKinematics>(model.num_bodies());
-};
+  std::vector<Mat3> Q;  // the spherical joint's rotation
 
-VecX random_coords(std::mt19937& rng, int n, double scale) {
-  VecX x(n);
-  for (int k = 0; k < n; ++k) x(k) = std::uniform_real_distribution<double>(-scale, scale)(rng);
-  return x;
-}
+  // Kinematics at the configuration q ∘ dq (dq: velocity coordinates; rotations on the right).
+  void at(const VecX& q, const VecX& dq, const VecX& qd, std::vector<BodyKinematics>& out) const {
+    std::vector<Mat3> Qt = Q;
+    const std::vector<int>& slots = tree.rotation_slots();
+    for (std::size_t k = 0; k < slots.size(); ++k) Qt[k] = Q[k] * so3::exp(dq.segment<3>(slots[k]));
+    tree.kinematics(q + dq, Qt, qd, out);
+  }
+  // A random configuration: coordinates and rotations.
+  VecX random_configuration(std::mt19937& rng) {
+    Q.assign(tree.rotation_slots().size(), Mat3::Identity());
+    for (Mat3& R : Q) R = so3::exp(testing::random_vec(rng, 2.0));
+    return random_coords(rng, kCoords, 3.0);
+  }
+};
 
 TEST(JointTree, TreeOfEveryJointKindHasOneCoordinatePerMovingJoint) {
   Fixture f;
-  EXPECT_EQ(f.tree.num_coordinates(), 4);  // 3 revolute + 1 prismatic, fixed has none
+  EXPECT_EQ(f.tree.num_coordinates(), kCoords);  // fixed has none
+  EXPECT_EQ(f.tree.rotation_slots().size(), 1u);
+  EXPECT_TRUE(f.tree.loop_elements().empty());
 }
 
 TEST(JointTree, PosesSatisfyEveryJointAtAnyCoordinates) {
@@ -68,8 +89,8 @@ TEST(JointTree, PosesSatisfyEveryJointAtAnyCoordinates) {
   std::mt19937 rng(3);
   VecX phi(f.sys.num_constraints());
   for (int trial = 0; trial < 20; ++trial) {
-    const VecX q = random_coords(rng, 4, 3.0);
-    f.tree.kinematics(q, VecX::Zero(4), f.kin);
+    const VecX q = f.random_configuration(rng);
+    f.at(q, VecX::Zero(kCoords), VecX::Zero(kCoords), f.kin);
     f.sys.constraints(f.kin, 0.0, &phi, MatrixSink(), nullptr, nullptr);
     // Positions of order 1 m after a few compositions of rotations: round-off is ~1e-15.
     EXPECT_LT(phi.lpNorm<Eigen::Infinity>(), 1e-13) << "trial " << trial;
@@ -81,11 +102,11 @@ TEST(JointTree, VelocitiesAreTheDerivativeOfThePosesAndRatesInvertThem) {
   std::mt19937 rng(5);
   const double eps = 1e-6;
   for (int trial = 0; trial < 10; ++trial) {
-    const VecX q = random_coords(rng, 4, 3.0), qd = random_coords(rng, 4, 2.0);
+    const VecX q = f.random_configuration(rng), qd = random_coords(rng, kCoords, 2.0);
     std::vector<BodyKinematics> plus(f.kin), minus(f.kin);
-    f.tree.kinematics(q + eps * qd, qd, plus);
-    f.tree.kinematics(q - eps * qd, qd, minus);
-    f.tree.kinematics(q, qd, f.kin);
+    f.at(q, eps * qd, qd, plus);
+    f.at(q, -eps * qd, qd, minus);
+    f.at(q, VecX::Zero(kCoords), qd, f.kin);
     for (int b = 0; b < f.tree.num_bodies(); ++b) {
       const Vec3 v_fd = (plus[b].x_W - minus[b].x_W) / (2 * eps);
       const Vec3 w_fd = so3::log(minus[b].R_WB.transpose() * plus[b].R_WB) / (2 * eps);
@@ -104,13 +125,14 @@ TEST(JointTree, AccelerationsAreTheDerivativeOfTheVelocities) {
   std::mt19937 rng(11);
   const double eps = 1e-6;
   for (int trial = 0; trial < 10; ++trial) {
-    const VecX q = random_coords(rng, 4, 3.0), qd = random_coords(rng, 4, 2.0);
-    const VecX qdd = random_coords(rng, 4, 5.0);
-    // Along the motion q(t) = q + t q̇ + ½t² q̈.
+    const VecX q = f.random_configuration(rng), qd = random_coords(rng, kCoords, 2.0);
+    const VecX qdd = random_coords(rng, kCoords, 5.0);
+    // Along the motion q(t) = q ∘ (t q̇ + ½t² q̈), rates q̇ + t q̈ (on a rotation the neglected
+    // term of its rate, −½t² q̇ × q̈, is even in t: it cancels from the central difference).
     std::vector<BodyKinematics> plus(f.kin), minus(f.kin);
-    f.tree.kinematics(q + eps * qd + 0.5 * eps * eps * qdd, qd + eps * qdd, plus);
-    f.tree.kinematics(q - eps * qd + 0.5 * eps * eps * qdd, qd - eps * qdd, minus);
-    f.tree.kinematics(q, qd, f.kin);
+    f.at(q, eps * qd + 0.5 * eps * eps * qdd, qd + eps * qdd, plus);
+    f.at(q, -eps * qd + 0.5 * eps * eps * qdd, qd - eps * qdd, minus);
+    f.at(q, VecX::Zero(kCoords), qd, f.kin);
     VecX vdot;
     f.tree.accelerations(f.kin, qd, qdd, vdot);
     for (int b = 0; b < f.tree.num_bodies(); ++b) {
@@ -125,8 +147,8 @@ TEST(JointTree, AccelerationsAreTheDerivativeOfTheVelocities) {
 TEST(JointTree, ProductsAgreeWithTheExplicitJacobian) {
   Fixture f;
   std::mt19937 rng(13);
-  const VecX q = random_coords(rng, 4, 3.0), qd = random_coords(rng, 4, 2.0);
-  f.tree.kinematics(q, qd, f.kin);
+  const VecX q = f.random_configuration(rng), qd = random_coords(rng, kCoords, 2.0);
+  f.at(q, VecX::Zero(kCoords), qd, f.kin);
   MatX J;
   f.tree.jacobian(f.kin, J);
   // J q̇ is the velocity of kinematics().
@@ -158,8 +180,8 @@ TEST(JointTree, ReactionsAreThoseOfTheAbsoluteCoordinateSolve) {
   // λ; the tree's backward pass must give the same from the same v̇.
   Fixture f;
   std::mt19937 rng(17);
-  const VecX q = random_coords(rng, 4, 3.0), qd = random_coords(rng, 4, 2.0);
-  f.tree.kinematics(q, qd, f.kin);
+  const VecX q = f.random_configuration(rng), qd = random_coords(rng, kCoords, 2.0);
+  f.at(q, VecX::Zero(kCoords), qd, f.kin);
   State s = f.ref;
   for (int b = 0; b < f.tree.num_bodies(); ++b) {
     s.x_W[b] = f.kin[b].x_W;
@@ -178,15 +200,23 @@ TEST(JointTree, ReactionsAreThoseOfTheAbsoluteCoordinateSolve) {
             1e-10 * (1.0 + s.lambda.lpNorm<Eigen::Infinity>()));
 }
 
-TEST(JointTree, RefusesWhatIsNotAnOpenTree) {
+TEST(JointTree, JointsClosingLoopsKeepTheirRows) {
+  // A joint between b and c, which the walk from ground reaches through a, closes a loop: the
+  // tree is unchanged and the joint's rows stay.
+  Model m = branched_tree(7);
+  const int loop =
+      add_joint(m, "loop", joints::JointType::kRevolute, 1, 2, Vec3(1, 2, 3), Vec3::UnitZ());
+  System sys(m);
+  const auto tree = JointTree::build(sys, initial_state(sys), nullptr);
+  ASSERT_TRUE(tree);
+  EXPECT_EQ(tree->num_coordinates(), kCoords);
+  ASSERT_EQ(tree->loop_elements().size(), 1u);
+  EXPECT_EQ(tree->loop_elements()[0], loop);
+  EXPECT_EQ(tree->num_loop_rows(), 5);
+}
+
+TEST(JointTree, RefusesWhatIsNotATree) {
   std::string why;
-  {  // a closed loop: a second joint between ground and the pendulum
-    Model m = branched_tree(7);
-    add_joint(m, "loop", joints::JointType::kRevolute, kGround, 4, Vec3(1, 2, 3), Vec3::UnitZ());
-    System sys(m);
-    EXPECT_FALSE(JointTree::build(sys, initial_state(sys), &why));
-    EXPECT_NE(why.find("closed loop"), std::string::npos) << why;
-  }
   {  // a free body
     Model m = branched_tree(7);
     Body free;
@@ -198,17 +228,18 @@ TEST(JointTree, RefusesWhatIsNotAnOpenTree) {
     EXPECT_FALSE(JointTree::build(sys, initial_state(sys), &why));
     EXPECT_NE(why.find("'free' is not joined to ground"), std::string::npos) << why;
   }
-  {  // a joint with more than one coordinate
+  {  // a body reached only through a universal joint
     Model m;
     Body b;
-    b.name = "ball";
+    b.name = "cross";
     b.mass = 1.0;
     b.inertia_B = Mat3::Identity();
     add_body(m, b);
-    add_joint(m, "socket", joints::JointType::kSpherical, kGround, 0, Vec3::Zero(), Vec3::UnitZ());
+    add_joint(m, "hooke", joints::JointType::kUniversal, kGround, 0, Vec3::Zero(), Vec3::UnitZ(),
+              Vec3::UnitX());
     System sys(m);
     EXPECT_FALSE(JointTree::build(sys, initial_state(sys), &why));
-    EXPECT_NE(why.find("no single joint coordinate"), std::string::npos) << why;
+    EXPECT_NE(why.find("'cross' is not joined to ground"), std::string::npos) << why;
   }
 }
 

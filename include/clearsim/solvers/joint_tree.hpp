@@ -1,8 +1,11 @@
-// Joint coordinates of an open tree: a mechanism whose ideal joints (revolute, prismatic, fixed)
-// connect every body to ground along exactly one path. One coordinate per revolute (angle θ about
-// the joint axis) and prismatic (slide s along it) joint, none for a fixed one; every pose these
-// coordinates give satisfies the joints exactly, so the joints need no rows and no multipliers.
-// Coordinates are measured from a reference state (θ = s = 0 there).
+// Joint coordinates of a spanning tree: ideal joints (revolute, prismatic, fixed, spherical)
+// that connect every body to ground along exactly one path. One coordinate per revolute (angle θ
+// about the joint axis) and prismatic (slide s along it) joint, none for a fixed one, and a
+// rotation Q ∈ SO(3) with 3 velocity coordinates (the relative angular velocity, child frame) per
+// spherical one; every pose these coordinates give satisfies the tree's joints exactly, so they
+// need no rows and no multipliers. Coordinates are measured from a reference state (θ = s = 0,
+// Q = I there). The other constraint elements — joints that close loops, drivers — keep their
+// rows (loop_elements()).
 //
 // Recursive in the tree's order (parents before children), O(bodies) each:
 //   kinematics   poses, body velocities v = J(q) q̇ and accelerations v̇ = J q̈ + J̇ q̇;
@@ -24,16 +27,26 @@ namespace cs {
 class JointTree {
  public:
   // The tree of `sys` with `ref` as reference state (its poses are q = 0), or nullopt and the
-  // reason in `why` if the mechanism is not an open tree of revolute, prismatic and fixed joints
-  // (loops, drivers, other joints, contacts, free bodies, element memory).
+  // reason in `why` if the bodies cannot all be reached from ground through revolute, prismatic,
+  // fixed and spherical joints, or the model has contacts or element memory.
   static std::optional<JointTree> build(const System& sys, const State& ref, std::string* why);
 
+  // Velocity coordinates (3 per spherical joint).
   int num_coordinates() const { return num_coords_; }
   int num_bodies() const { return static_cast<int>(links_.size()); }
+  // The first velocity coordinate of each spherical joint's rotation, in the order of the
+  // rotations passed to kinematics().
+  const std::vector<int>& rotation_slots() const { return rotation_slots_; }
+  // The body that velocity coordinate k moves relative to its parent.
+  int body_of_coordinate(int k) const;
+  // Constraint elements outside the tree (closing joints, drivers), and their row count.
+  const std::vector<int>& loop_elements() const { return loop_elements_; }
+  int num_loop_rows() const { return num_loop_rows_; }
 
-  // Poses and velocities of every body at joint coordinates q and rates qd, into kin (sized by
-  // the caller to the number of bodies).
-  void kinematics(const VecX& q, const VecX& qd, std::vector<BodyKinematics>& kin) const;
+  // Poses and velocities of every body at joint coordinates q (the scalar joints' entries; the
+  // spherical ones' are unused), rotations Q and rates qd, into kin (sized by the caller).
+  void kinematics(const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
+                  std::vector<BodyKinematics>& kin) const;
   // The next three work at the configuration of the last kinematics() call, `kin`.
   // Body accelerations v̇ = J q̈ + J̇ q̇ (6 per body).
   void accelerations(const std::vector<BodyKinematics>& kin, const VecX& qd, const VecX& qdd,
@@ -49,24 +62,26 @@ class JointTree {
                       MatX& A) const;
   // Joint rates of the body velocities of `kin` (exact where they come from joint rates).
   void rates(const std::vector<BodyKinematics>& kin, VecX& qd) const;
-  // The multipliers of the joints' rows (System's global rows) for which the bodies move with
-  // accelerations vdot under forces f: M v̇ − f + Bᵀλ = 0 body by body.
+  // The multipliers of the tree joints' rows (System's global rows; the other rows of lambda are
+  // left as they are) for which the bodies move with accelerations vdot under forces f, which
+  // must include the loop rows' forces −B_loopᵀλ_loop: M v̇ − f + Bᵀλ = 0 body by body.
   void reactions(const System& sys, const std::vector<BodyKinematics>& kin, double t,
                  const VecX& vdot, const VecX& f, VecX& lambda) const;
 
  private:
-  enum class Kind { kRevolute, kPrismatic, kFixed };
+  enum class Kind { kRevolute, kPrismatic, kFixed, kSpherical };
   // The joint that carries a body, in the parent's frame (ground: world).
   struct Link {
     int body = 0;
     int parent = kGround;
     int element = 0;
     Kind kind = Kind::kFixed;
-    int coord = -1;   // index of θ or s; −1 for a fixed joint
-    Vec3 axis_P;      // unit joint axis
-    Vec3 anchor_P;    // a point on the axis, from the parent's centre of mass
-    Mat3 R_rel;       // child orientation at q = 0, relative to the parent
-    Vec3 offset_rel;  // child centre of mass from the anchor at q = 0
+    int coord = -1;     // index of θ or s, or the first of a rotation's 3; −1 for a fixed joint
+    int rotation = -1;  // spherical: index of its rotation Q
+    Vec3 axis_P;        // unit joint axis
+    Vec3 anchor_P;      // a point on the axis, from the parent's centre of mass
+    Mat3 R_rel;         // child orientation at q = 0, relative to the parent
+    Vec3 offset_rel;    // child centre of mass from the anchor at q = 0 (spherical: child frame)
     // Revolute: K = skew(axis_P); R(θ) R_rel = R_rel + sin θ K R_rel + (1 − cos θ) K² R_rel, and
     // likewise for the offset.
     Mat3 KR, K2R;
@@ -76,6 +91,11 @@ class JointTree {
   // Per body: the coordinates on its path to ground (for J).
   std::vector<std::vector<int>> path_links_;
   int num_coords_ = 0;
+  std::vector<int> rotation_slots_, loop_elements_;
+  int num_loop_rows_ = 0;
+  // The motion of link l's coordinate k ∈ [0, 3) (revolute, prismatic: k = 0) as a world axis
+  // and whether it turns (axis through the anchor) or slides.
+  Vec3 motion_axis(int l, int k, const std::vector<BodyKinematics>& kin) const;
   mutable std::vector<Vec3> work_f_, work_n_;  // subtree wrenches of transpose_times/reactions
   // Per link, from the last kinematics(): joint axis and anchor (world); per body: Ω (world).
   mutable std::vector<Vec3> axis_W_, anchor_W_, w_W_;

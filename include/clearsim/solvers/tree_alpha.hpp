@@ -1,10 +1,12 @@
-// Generalized-α in joint coordinates, for open trees of revolute, prismatic and fixed joints
-// (JointTree): the same scheme and Newton stop as GeneralizedAlpha, on the tree's coordinates q
-// (a vector space, one angle or slide per joint) instead of the bodies' poses, with no joint rows:
-//   q_{n+1} = q_n + h q̇_n + h²(½ − β) a_n + h²β a_{n+1}
+// Generalized-α in joint coordinates (JointTree: a spanning tree of revolute, prismatic, fixed
+// and spherical joints): the same scheme and Newton stop as GeneralizedAlpha, on the tree's
+// coordinates q (an angle or slide per joint, a rotation Q updated on the right per spherical
+// joint) instead of the bodies' poses, with rows only for the loops (closing joints, drivers):
+//   q_{n+1} = q_n ∘ hΔq,   hΔq = h q̇_n + h²(½ − β) a_n + h²β a_{n+1}
 //   q̇_{n+1} = q̇_n + h(1 − γ) a_n + hγ a_{n+1}
 //   (1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} + α_f q̈_n
-//   Jᵀ(M v̇ − f)(q_{n+1}, q̇_{n+1}, q̈_{n+1}, t_{n+1}) = 0,   v̇ = J q̈ + J̇ q̇.
+//   Jᵀ(M v̇ − f + B_Lᵀλ)(q_{n+1}, q̇_{n+1}, q̈_{n+1}, t_{n+1}) = 0,   Φ_L(q_{n+1}, t_{n+1}) = 0,
+// with v̇ = J q̈ + J̇ q̇ and B_L, Φ_L the loop elements' rows (index 3).
 // The residual is evaluated in O(bodies) by the tree's recursions; the iteration matrix
 // A = Jᵀ(M + (γ′/β′)C_t + (1/β′)K_t)J (C_t = −∂f/∂v, K_t = −∂f/∂q; without the derivatives of J,
 // which modified Newton can leave out) is dense, of the size of q, factorized when an iteration
@@ -14,6 +16,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
+#include <sstream>
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
@@ -30,7 +33,8 @@ class TreeAlpha final : public Integrator {
   TreeAlpha(const System& sys, const SolverSettings& settings);
 
   // True if `sys` can run in joint coordinates with `settings` (generalized-α family, modified
-  // Newton, solver.coordinates auto); otherwise false and why in `why`.
+  // Newton, solver.coordinates auto, loops' rows independent in joint coordinates); otherwise
+  // false and why in `why`.
   static bool applies(const System& sys, const SolverSettings& settings, std::string* why);
 
   StepResult step(State& s, double h) override;
@@ -40,14 +44,33 @@ class TreeAlpha final : public Integrator {
   void complete_outputs(State& s) override;
 
  private:
+  // Bᵀλ of the loops' rows added to body forces y.
+  struct LoopForces {
+    const VecX& lambda;
+    VecX& y;
+  };
+  // The loops' rows at `kin`: Φ_L into phi, B_L J into B_red (with J), B_Lᵀλ into forces; any
+  // may be null.
+  static void loop_rows(const System& sys, const JointTree& tree,
+                        const std::vector<BodyKinematics>& kin, double t, VecX* phi, const MatX* J,
+                        MatX* B_red, LoopForces* forces);
+  // The loops' multipliers in State::lambda (System's global rows) and back.
+  void gather_loop_lambda(const State& s, VecX& lam) const;
+  void scatter_loop_lambda(const VecX& lam, State& s) const;
   // Joint coordinates of s, with s as reference state if the tree has none yet.
   void start(State& s);
-  // Kinematics, body accelerations, forces and the residual r_ = Jᵀ(M v̇ − f) at (q, q̇, q̈).
-  void evaluate(double t, const VecX& q, const VecX& qd, const VecX& qdd);
+  // q_ and Q_ from s and the increment hdq_.
+  void configure(const State& s);
+  // Kinematics, body accelerations, forces, Φ_L into phi_ and the residual
+  // r_ = Jᵀ(M v̇ − f + B_Lᵀλ) at (q, Q, q̇, q̈, λ).
+  void evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
+                const VecX& qdd, const VecX& lam);
   // Factorizes the iteration matrix at the last evaluation's kinematics, for step h.
   bool factor(double t, double h);
   void write_state(double t, State& s) const;
-  double scaled_local_error(const State& x, const VecX& da, double h);
+  // Why the step from `start` to t failed, for the run's message.
+  std::string failure_report(const State& start, double t, double h) const;
+  double scaled_local_error(const VecX& da, double h);
 
   const System& sys_;
   SolverSettings settings_;
@@ -56,12 +79,13 @@ class TreeAlpha final : public Integrator {
   Eigen::PartialPivLU<MatX> lu_;
   double factored_h_ = -1.0;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
-  VecX qdd_hist_;
+  VecX qdd_hist_, lam_hist_;
   double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
   // Workspace.
   std::vector<BodyKinematics> kin_;
-  VecX q_, qd_, qdd_, a_, r_, xi_, vdot_, f_, y_;
-  MatX J_, A_;
+  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_;
+  std::vector<Mat3> Q_;
+  MatX J_, A_, B_red_, saddle_;
   std::vector<Mat6> blocks_;
   std::vector<Eigen::Triplet<double>> tangents_, couplings_;
   Eigen::SparseMatrix<double> K_;

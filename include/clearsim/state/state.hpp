@@ -33,9 +33,10 @@ struct State {
   std::vector<ContactState> contact;   // per gap: regime over the last step
   std::vector<std::uint8_t> sticking;  // per gap: closed with zero slip after the last step
   // Joint-coordinate integration (TreeAlpha) only, empty otherwise: the tree's coordinates q
-  // (angles [rad] and slides [m] from the reference state), their rates, accelerations and
-  // generalized-α pseudo-accelerations.
+  // (angles [rad] and slides [m] from the reference state), the spherical joints' rotations,
+  // the velocity coordinates' rates, accelerations and generalized-α pseudo-accelerations.
   VecX tree_q, tree_qd, tree_qdd, tree_a;
+  std::vector<Mat3> tree_R;
   VecX memory;  // elements' memory (Element::update_memory), laid out by System::memory_offset
 
   void resize(int num_bodies, int num_multipliers) {
