@@ -391,8 +391,14 @@ void JointTree::reactions(const System& sys, const std::vector<BodyKinematics>& 
     cb.reset(el.num_constraints());
     el.constraint(sys.input(L.element, t, kin), cb);
     const int col = el.body_i() == L.body ? 0 : 6;
-    const Eigen::MatrixXd Bc = cb.B.block(0, col, cb.m, 6);
-    const VecX lam = (Bc * Bc.transpose()).ldlt().solve(Bc * g);
+    // Fixed-capacity storage: no allocation per joint and output.
+    using Rows6 = Eigen::Matrix<double, Eigen::Dynamic, 6, 0, ConstraintBlock::kMaxRows, 6>;
+    using Square = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0,
+                                 ConstraintBlock::kMaxRows, ConstraintBlock::kMaxRows>;
+    using Column = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, ConstraintBlock::kMaxRows, 1>;
+    const Rows6 Bc = cb.B.block(0, col, cb.m, 6);
+    const Square BBt = Bc * Bc.transpose();
+    const Column lam = BBt.ldlt().solve(Column(Bc * g));
     for (int r = 0; r < cb.m; ++r) {
       const int row = sys.global_row(L.element, r);
       if (row >= 0) lambda(row) = lam(r);

@@ -77,13 +77,16 @@ class TreeAlpha final : public Integrator {
   AlphaParameters p_;
   std::optional<JointTree> tree_;
   Eigen::PartialPivLU<MatX> lu_;
+  MatX inverse_;  // of a small iteration matrix (see factor())
+  bool use_inverse_ = false;
+  std::vector<int> loop_global_rows_;  // System's global row of each loop row (−1: removed)
   double factored_h_ = -1.0;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
   VecX qdd_hist_, lam_hist_;
   double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
   // Workspace.
   std::vector<BodyKinematics> kin_;
-  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_;
+  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_;
   std::vector<Mat3> Q_;
   MatX J_, A_, B_red_, saddle_;
   std::vector<Mat6> blocks_;
