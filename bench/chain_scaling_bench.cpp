@@ -1,16 +1,19 @@
 // Scaling: a spatial pendulum chain of N links joined by spherical joints, released under gravity,
-// 200 generalized-α steps at h = 1e-3 (ρ∞ = 0.8, index 3, full and modified Newton,
-// LinearSolverKind::kAuto: dense LU up to 150 unknowns, sparse LU above; unknowns = 6N + 3N).
+// 200 generalized-α steps at h = 1e-3 (ρ∞ = 0.8, index 3, full and modified Newton). In body poses
+// (LinearSolverKind::kAuto: dense LU up to 150 unknowns, sparse LU above; unknowns = 6N + 3N), and
+// as shipped (joint coordinates, 3N of them, up to 200).
 // The consistent-initial-condition phase (make_consistent) is timed separately.
 #include <benchmark/benchmark.h>
 
 #include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/integrator_factory.hpp"
 #include "support/pendulum_chain_model.hpp"
 
 namespace cs::bench {
@@ -40,12 +43,9 @@ SolverSettings chain_settings(NewtonMode newton) {
 }
 
 // 200 steps from the consistent initial state; set-up and make_consistent are not timed.
-void BM_ChainSteps(benchmark::State& state) {
-  const int links = static_cast<int>(state.range(0));
-  const NewtonMode newton = state.range(1) == 0 ? NewtonMode::kFull : NewtonMode::kModified;
+void chain_steps(benchmark::State& state, int links, const SolverSettings& st) {
+  const NewtonMode newton = st.newton;
   const Model model = pendulum_chain(links);
-  SolverSettings st = chain_settings(newton);
-  st.newton_step_error_stop = state.range(2) != 0;  // 0: newton_tol alone (before issue 12)
   System sys(model);
   std::vector<std::string> notes;
   State start = initial_state(sys, 0.0);
@@ -57,10 +57,10 @@ void BM_ChainSteps(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();
     State s = start;
-    GeneralizedAlpha ga(sys, st);
+    const std::unique_ptr<Integrator> integrator = make_integrator(sys, st);
     state.ResumeTiming();
     for (int k = 0; k < kChainSteps; ++k) {
-      const StepResult r = ga.step(s, kChainStep);
+      const StepResult r = integrator->step(s, kChainStep);
       if (!r.converged) {
         state.SkipWithError(("chain step failed: " + r.message).c_str());
         return;
@@ -82,12 +82,42 @@ void BM_ChainSteps(benchmark::State& state) {
       benchmark::Counter(n * links, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["newton_it/step"] = static_cast<double>(iterations) / n;
   state.counters["factor/step"] = static_cast<double>(factorizations) / n;
-  state.SetLabel(std::string(use_sparse(unknowns, st.linear_solver) ? "sparse" : "dense") +
-                 (newton == NewtonMode::kFull ? ", full Newton" : ", modified Newton"));
+  const std::string integrator = make_integrator(sys, st)->name();
+  state.SetLabel(integrator == "generalized-alpha"
+                     ? std::string(use_sparse(unknowns, st.linear_solver) ? "sparse" : "dense") +
+                           (newton == NewtonMode::kFull ? ", full Newton" : ", modified Newton")
+                     : integrator);
+}
+
+// In body poses (solver.coordinates: absolute), the scaling of the absolute-coordinate path.
+void BM_ChainSteps(benchmark::State& state) {
+  SolverSettings st =
+      chain_settings(state.range(1) == 0 ? NewtonMode::kFull : NewtonMode::kModified);
+  st.newton_step_error_stop = state.range(2) != 0;  // 0: newton_tol alone (before issue 12)
+  st.coordinates = CoordinateChoice::kAbsolute;
+  chain_steps(state, static_cast<int>(state.range(0)), st);
 }
 BENCHMARK(BM_ChainSteps)
     ->ArgNames({"N", "modified", "step_stop"})
-    ->ArgsProduct({{10, 30, 100, 300, 1000}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{2, 3, 4, 6, 10, 30, 100, 300, 1000}, {0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+
+// As shipped: make_integrator's choice (joint coordinates up to 200 of them: 66 links of 3).
+void BM_ChainStepsShipped(benchmark::State& state) {
+  chain_steps(state, static_cast<int>(state.range(0)), chain_settings(NewtonMode::kModified));
+}
+BENCHMARK(BM_ChainStepsShipped)
+    ->ArgName("N")
+    ->Arg(2)
+    ->Arg(3)
+    ->Arg(4)
+    ->Arg(6)
+    ->Arg(10)
+    ->Arg(30)
+    ->Arg(66)
+    ->Arg(67)
+    ->Arg(100)
+    ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
 
 // The initial-condition phase alone (System construction and make_consistent), with the time of
@@ -141,6 +171,10 @@ void BM_ChainMakeConsistent(benchmark::State& state) {
 }
 BENCHMARK(BM_ChainMakeConsistent)
     ->ArgName("N")
+    ->Arg(2)
+    ->Arg(3)
+    ->Arg(4)
+    ->Arg(6)
     ->Arg(10)
     ->Arg(30)
     ->Arg(100)

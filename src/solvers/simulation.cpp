@@ -11,6 +11,7 @@
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/static_equilibrium.hpp"
+#include "clearsim/solvers/tree_alpha.hpp"
 
 namespace cs {
 
@@ -531,6 +532,11 @@ std::string incompatible_settings(const System& sys, const SolverSettings& st) {
            (sys.num_gaps() > 1 ? ", ..." : "") +
            "): they need a dynamic analysis with solver.integrator: nsga";
   }
+  std::string why;
+  if (st.analysis == Analysis::kDynamic && st.coordinates == CoordinateChoice::kJoint &&
+      !TreeAlpha::applies(sys, st, &why))
+    return "solver.coordinates: joint is not possible here: " + why +
+           " (coordinates: auto chooses by itself)";
   return {};
 }
 
@@ -606,6 +612,7 @@ RunStats run_analysis(System& sys, const RunSettings& settings, StepObserver& ob
       } else {
         run_fixed(sys, st, every, *integrator, s, stats, observer);
       }
+      stats.integrator = integrator->name();  // it may have changed coordinates on the way
     }
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -685,6 +692,7 @@ bool Simulation::step() {
   ++k_;
   ++stats_.steps;
   integrator_->complete_outputs(state_);  // the state is the caller's to read after every step
+  if (k_ % 32 == 0) stats_.integrator = integrator_->name();
   contacts.count(state_, stats_);
   work_->energy->update(state_, stats_);
   if (!work_->rows.after_step(state_, settings_.solver.newton_tol, stats_)) {

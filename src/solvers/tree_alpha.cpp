@@ -16,8 +16,17 @@ namespace {
 // contracts slower than this (JᵀMJ moves with the configuration; GeneralizedAlpha's mass iteration
 // uses the same bound for its moving rows).
 constexpr double kRefresh = 1e-3;
+// A fresh factorization of composite blocks that contracts slower than this gives way to the
+// residual's finite differences, for the rest of the run (see difference_matrix()).
+constexpr double kTangentRate = 1e-2;
+// Pivots below this fraction of the largest make the iteration matrix singular.
+constexpr double kSingularPivot = 1e-15;
 // A fresh factorization that contracts slower than this fails the attempt (the driver splits).
 constexpr double kSlowRate = 0.5;
+// The cost is judged over this many steps: above kMaxFactorRate factorizations per step the run
+// goes over to body poses (see judge_cost()).
+constexpr long kJudgeSteps = 32;
+constexpr double kMaxFactorRate = 0.5;
 // Iteration matrices up to this size are solved through their inverse (see factor()).
 constexpr int kInverseSize = 24;
 // Joint coordinates pay a dense iteration matrix of their own size; beyond this many the sparse
@@ -35,7 +44,7 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
     if (why) *why = reason;
     return false;
   };
-  if (st.coordinates != CoordinateChoice::kAuto) return refuse("solver.coordinates: absolute");
+  if (st.coordinates == CoordinateChoice::kAbsolute) return refuse("solver.coordinates: absolute");
   if (st.analysis != Analysis::kDynamic) return refuse("not a dynamic analysis");
   if (st.integrator == IntegratorKind::kNsga || st.integrator == IntegratorKind::kRk4 ||
       st.integrator == IntegratorKind::kDormandPrince)
@@ -178,7 +187,7 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
   tree_->transpose_times(kin_, y_, r_);
 }
 
-bool TreeAlpha::factor(double t, double h) {
+bool TreeAlpha::factor(const State& s, double t, double h) {
   const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
   const double gamma_p = p_.gamma / (h * p_.beta);
   // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
@@ -186,29 +195,36 @@ bool TreeAlpha::factor(double t, double h) {
   // the loops' rows B J: [A (B J)ᵀ; B J 0].
   const int nb = sys_.model().num_bodies();
   const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
-  tangents_.clear();
-  sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
-              MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
-  sys_.mass(MatrixSink(&tangents_));
-  blocks_.assign(nb, Mat6::Zero());
-  couplings_.clear();
-  for (const auto& e : tangents_) {
-    if (e.row() / 6 == e.col() / 6) {
-      blocks_[e.row() / 6](e.row() % 6, e.col() % 6) += e.value();
-    } else if (e.value() != 0.0) {
-      couplings_.push_back(e);
-    }
-  }
-  tree_->project_blocks(kin_, blocks_, A_);
-  if (!couplings_.empty() || m > 0) tree_->jacobian(kin_, J_);
-  if (!couplings_.empty()) {
-    K_.resize(6 * nb, 6 * nb);
-    K_.setFromTriplets(couplings_.begin(), couplings_.end());
-    A_.noalias() += J_.transpose() * (K_ * J_);
-  }
-  if (m > 0) {
+  if (m > 0) {  // the loops' rows through J at the current iterate, before any perturbation
+    tree_->jacobian(kin_, J_);
     B_red_.resize(m, n);
     loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr);
+  }
+  if (fd_tangent_) {
+    difference_matrix(s, t, beta_p, gamma_p);
+  } else {
+    tangents_.clear();
+    sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
+                MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
+    sys_.mass(MatrixSink(&tangents_));
+    blocks_.assign(nb, Mat6::Zero());
+    couplings_.clear();
+    for (const auto& e : tangents_) {
+      if (e.row() / 6 == e.col() / 6) {
+        blocks_[e.row() / 6](e.row() % 6, e.col() % 6) += e.value();
+      } else if (e.value() != 0.0) {
+        couplings_.push_back(e);
+      }
+    }
+    tree_->project_blocks(kin_, blocks_, A_);
+    if (!couplings_.empty()) {
+      tree_->jacobian(kin_, J_);
+      K_.resize(6 * nb, 6 * nb);
+      K_.setFromTriplets(couplings_.begin(), couplings_.end());
+      A_.noalias() += J_.transpose() * (K_ * J_);
+    }
+  }
+  if (m > 0) {
     saddle_.setZero(n + m, n + m);
     saddle_.topLeftCorner(n, n) = A_;
     saddle_.topRightCorner(n, m) = B_red_.transpose();
@@ -217,7 +233,11 @@ bool TreeAlpha::factor(double t, double h) {
   } else {
     lu_.compute(A_);
   }
-  if (!(std::abs(lu_.determinant()) > 0.0) || !lu_.matrixLU().allFinite()) return false;
+  // Singular: a zero pivot, or one at round-off of the largest (the determinant is no test: the
+  // product of a long chain's pivots underflows).
+  if (!lu_.matrixLU().allFinite()) return false;
+  const VecX pivots = lu_.matrixLU().diagonal().cwiseAbs();
+  if (!(pivots.minCoeff() > kSingularPivot * pivots.maxCoeff())) return false;
   // Small matrices are solved by their inverse: one matrix-vector product per iteration instead
   // of two triangular solves (the slider–crank's 9 × 9: 10 % of a step), at the LU's accuracy
   // for the well-conditioned iteration matrices of small trees.
@@ -225,6 +245,36 @@ bool TreeAlpha::factor(double t, double h) {
   if (use_inverse_) inverse_ = lu_.inverse();
   factored_h_ = h;
   return true;
+}
+
+void TreeAlpha::difference_matrix(const State& s, double t, double beta_p, double gamma_p) {
+  // A = (1/β′) ∂r/∂ξ by forward differences of the residual along each velocity coordinate:
+  // q ∘ εe_k, q̇ + γ′εe_k, q̈ + β′εe_k. It holds what the composite blocks leave out — the
+  // derivatives of J (Coriolis and centripetal couplings, the geometric stiffness of the tree under
+  // load) — at n evaluations per factorization. ε = 1e-8: the residual is linear in q̈, and its
+  // curvature in q and q̇ leaves ~1e-8 relative, round-off ~1e-12.
+  constexpr double kEps = 1e-8;
+  const int n = tree_->num_coordinates();
+  r0_ = r_;
+  phi0_ = phi_;
+  const VecX hdq = hdq_, qd = qd_, qdd = qdd_;
+  const VecX q = q_;
+  const std::vector<Mat3> Q = Q_;
+  A_.resize(n, n);
+  for (int k = 0; k < n; ++k) {
+    hdq_ = hdq;
+    hdq_(k) += kEps;
+    configure(s);
+    qd_ = qd;
+    qd_(k) += gamma_p * kEps;
+    qdd_ = qdd;
+    qdd_(k) += beta_p * kEps;
+    evaluate(t, q_, Q_, qd_, qdd_, lam_);
+    A_.col(k) = (r_ - r0_) / (kEps * beta_p);
+  }
+  hdq_ = hdq, qd_ = qd, qdd_ = qdd, q_ = q, Q_ = Q;
+  r_ = r0_;
+  phi_ = phi0_;
 }
 
 void TreeAlpha::configure(const State& s) {
@@ -236,6 +286,45 @@ void TreeAlpha::configure(const State& s) {
 }
 
 StepResult TreeAlpha::step(State& s, double h) {
+  if (body_poses_) return body_poses_->step(s, h);
+  const StepResult res = joint_step(s, h);
+  if (res.converged && settings_.coordinates == CoordinateChoice::kAuto) judge_cost(s, res);
+  return res;
+}
+
+void TreeAlpha::judge_cost(State& s, const StepResult& res) {
+  // Joint coordinates pay off when their dense matrix is refactorized rarely (the slider–crank
+  // at h = 1e-5 s: 0.045 per step, a planar 10-link chain at 1e-4 s: 0.07). Where it is
+  // refactorized at nearly every step (a spatial chain of spherical joints at h = 1e-3 s: the
+  // rows turn by hω ≈ 1e-3 per step, so body poses refactorize every step too, but their sparse
+  // matrix costs O(bodies), not O(n³)) the run goes on in body poses, from the state reached.
+  ++judged_steps_;
+  judged_factorizations_ += res.factorizations;
+  if (judged_steps_ < kJudgeSteps) return;
+  const double rate =
+      static_cast<double>(judged_factorizations_) / static_cast<double>(judged_steps_);
+  judged_steps_ = judged_factorizations_ = 0;
+  if (rate <= kMaxFactorRate) return;
+  complete_outputs(s);  // the multipliers of every row, GeneralizedAlpha's predictor
+  s.tree_q.resize(0);
+  s.tree_qd.resize(0);
+  s.tree_qdd.resize(0);
+  s.tree_a.resize(0);
+  s.tree_R.clear();
+  SolverSettings absolute = settings_;
+  absolute.coordinates = CoordinateChoice::kAbsolute;
+  body_poses_ = std::make_unique<GeneralizedAlpha>(sys_, absolute);
+  switch_time_ = s.t;
+}
+
+std::string TreeAlpha::name() const {
+  if (!body_poses_) return "generalized-alpha (joint coordinates)";
+  std::ostringstream os;
+  os << "generalized-alpha (joint coordinates, body poses from t = " << switch_time_ << " s)";
+  return os.str();
+}
+
+StepResult TreeAlpha::joint_step(State& s, double h) {
   StepResult res;
   start(s);
   if (!tree_) {
@@ -295,13 +384,20 @@ StepResult TreeAlpha::step(State& s, double h) {
     }
     if (it == settings_.max_newton_iterations) break;
     const bool stale = fresh_at < 0;
-    if (fresh_at >= 0 && it >= fresh_at + 2 && last_dx > kSlowRate * prev_dx &&
-        last_dx > kNoiseBand * tol_floor) {
+    const bool measurable = last_dx > kNoiseBand * tol_floor;
+    if (!fd_tangent_ && fresh_at >= 0 && it == fresh_at + 2 && measurable &&
+        last_dx > kTangentRate * prev_dx) {
+      // A fresh matrix of composite blocks contracts slowly: the derivatives of J it leaves out
+      // matter here (a spinning spatial chain: Coriolis couplings against a small axial
+      // inertia). From here on the matrix is the residual's differences.
+      fd_tangent_ = true;
+      factored_h_ = -1.0;
+    } else if (fresh_at >= 0 && it >= fresh_at + 2 && last_dx > kSlowRate * prev_dx && measurable) {
       res.message = "Newton contracts too slowly";
       break;
     }
     if (factored_h_ < 0.0 || (stale && it >= 1 && last_dx > kRefresh * prev_dx)) {
-      if (!factor(t, h)) {
+      if (!factor(s, t, h)) {
         res.message = "singular iteration matrix";
         break;
       }
@@ -437,6 +533,7 @@ double TreeAlpha::scaled_local_error(const VecX& da, double h) {
 }
 
 void TreeAlpha::complete_outputs(State& s) {
+  if (body_poses_) return;
   if (!tree_ || s.tree_q.size() != tree_->num_coordinates() || sys_.num_constraints() == 0) return;
   // The tree joints' reactions carry each subtree's M v̇ − f and the loops' forces Bᵀλ on it.
   sys_.gather(s, kin_);

@@ -49,9 +49,10 @@ enum class LinearSolverKind { kAuto, kDense, kSparse };
 
 // The coordinates a dynamic analysis integrates (solver.coordinates).
 enum class CoordinateChoice {
-  kAuto,      // joint coordinates for an open tree of revolute, prismatic and fixed joints run by
-              // the generalized-α family with modified Newton (tree_alpha.hpp), body poses
-              // otherwise
+  kAuto,      // joint coordinates where the model allows them with the generalized-α family and
+              // modified Newton (tree_alpha.hpp), over to body poses if they prove dearer;
+              // body poses otherwise
+  kJoint,     // joint coordinates for the whole run; a model that does not allow them is refused
   kAbsolute,  // body poses and joint rows always
 };
 

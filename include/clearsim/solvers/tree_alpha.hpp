@@ -16,6 +16,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -39,7 +40,8 @@ class TreeAlpha final : public Integrator {
 
   StepResult step(State& s, double h) override;
   int order() const override { return 2; }
-  std::string name() const override { return "generalized-alpha (joint coordinates)"; }
+  // "generalized-alpha (joint coordinates)", with the time it went over to body poses if it did.
+  std::string name() const override;
   // Joint reactions λ of s (the step leaves them out).
   void complete_outputs(State& s) override;
 
@@ -57,6 +59,10 @@ class TreeAlpha final : public Integrator {
   // The loops' multipliers in State::lambda (System's global rows) and back.
   void gather_loop_lambda(const State& s, VecX& lam) const;
   void scatter_loop_lambda(const VecX& lam, State& s) const;
+  // One step in joint coordinates.
+  StepResult joint_step(State& s, double h);
+  // Goes over to body poses if the dense matrix is refactorized at most steps.
+  void judge_cost(State& s, const StepResult& res);
   // Joint coordinates of s, with s as reference state if the tree has none yet.
   void start(State& s);
   // q_ and Q_ from s and the increment hdq_.
@@ -65,8 +71,11 @@ class TreeAlpha final : public Integrator {
   // r_ = Jᵀ(M v̇ − f + B_Lᵀλ) at (q, Q, q̇, q̈, λ).
   void evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
                 const VecX& qdd, const VecX& lam);
-  // Factorizes the iteration matrix at the last evaluation's kinematics, for step h.
-  bool factor(double t, double h);
+  // Factorizes the iteration matrix at the last evaluation's kinematics, for step h from s.
+  bool factor(const State& s, double t, double h);
+  // A_ from forward differences of the residual at the current iterate (restores the iterate,
+  // r_ and phi_).
+  void difference_matrix(const State& s, double t, double beta_p, double gamma_p);
   void write_state(double t, State& s) const;
   // Why the step from `start` to t failed, for the run's message.
   std::string failure_report(const State& start, double t, double h) const;
@@ -79,6 +88,12 @@ class TreeAlpha final : public Integrator {
   Eigen::PartialPivLU<MatX> lu_;
   MatX inverse_;  // of a small iteration matrix (see factor())
   bool use_inverse_ = false;
+  bool fd_tangent_ = false;
+  // Body poses, once joint coordinates have proved dearer (judge_cost()), and from when.
+  std::unique_ptr<GeneralizedAlpha> body_poses_;
+  double switch_time_ = 0.0;
+  long judged_steps_ = 0, judged_factorizations_ =
+                              0;  // the matrix is the residual's differences (sticky, see factor())
   std::vector<int> loop_global_rows_;  // System's global row of each loop row (−1: removed)
   double factored_h_ = -1.0;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
@@ -86,7 +101,7 @@ class TreeAlpha final : public Integrator {
   double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
   // Workspace.
   std::vector<BodyKinematics> kin_;
-  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_;
+  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_, r0_, phi0_;
   std::vector<Mat3> Q_;
   MatX J_, A_, B_red_, saddle_;
   std::vector<Mat6> blocks_;
