@@ -16,9 +16,6 @@ namespace {
 // contracts slower than this (JᵀMJ moves with the configuration; GeneralizedAlpha's mass iteration
 // uses the same bound for its moving rows).
 constexpr double kRefresh = 1e-3;
-// A fresh factorization of composite blocks that contracts slower than this gives way to the
-// residual's finite differences, for the rest of the run (see difference_matrix()).
-constexpr double kTangentRate = 1e-2;
 // Pivots below this fraction of the largest make the iteration matrix singular.
 constexpr double kSingularPivot = 1e-15;
 // A fresh factorization that contracts slower than this fails the attempt (the driver splits).
@@ -187,7 +184,7 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
   tree_->transpose_times(kin_, y_, r_);
 }
 
-bool TreeAlpha::factor(const State& s, double t, double h) {
+bool TreeAlpha::factor(double t, double h) {
   const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
   const double gamma_p = p_.gamma / (h * p_.beta);
   // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
@@ -195,34 +192,29 @@ bool TreeAlpha::factor(const State& s, double t, double h) {
   // the loops' rows B J: [A (B J)ᵀ; B J 0].
   const int nb = sys_.model().num_bodies();
   const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
-  if (m > 0) {  // the loops' rows through J at the current iterate, before any perturbation
-    tree_->jacobian(kin_, J_);
+  tangents_.clear();
+  sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
+              MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
+  sys_.mass(MatrixSink(&tangents_));
+  blocks_.assign(nb, Mat6::Zero());
+  couplings_.clear();
+  for (const auto& e : tangents_) {
+    if (e.row() / 6 == e.col() / 6) {
+      blocks_[e.row() / 6](e.row() % 6, e.col() % 6) += e.value();
+    } else if (e.value() != 0.0) {
+      couplings_.push_back(e);
+    }
+  }
+  tree_->project_blocks(kin_, blocks_, A_);
+  if (!couplings_.empty() || m > 0) tree_->jacobian(kin_, J_);
+  if (!couplings_.empty()) {
+    K_.resize(6 * nb, 6 * nb);
+    K_.setFromTriplets(couplings_.begin(), couplings_.end());
+    A_.noalias() += J_.transpose() * (K_ * J_);
+  }
+  if (m > 0) {
     B_red_.resize(m, n);
     loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr);
-  }
-  if (fd_tangent_) {
-    difference_matrix(s, t, beta_p, gamma_p);
-  } else {
-    tangents_.clear();
-    sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
-                MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
-    sys_.mass(MatrixSink(&tangents_));
-    blocks_.assign(nb, Mat6::Zero());
-    couplings_.clear();
-    for (const auto& e : tangents_) {
-      if (e.row() / 6 == e.col() / 6) {
-        blocks_[e.row() / 6](e.row() % 6, e.col() % 6) += e.value();
-      } else if (e.value() != 0.0) {
-        couplings_.push_back(e);
-      }
-    }
-    tree_->project_blocks(kin_, blocks_, A_);
-    if (!couplings_.empty()) {
-      tree_->jacobian(kin_, J_);
-      K_.resize(6 * nb, 6 * nb);
-      K_.setFromTriplets(couplings_.begin(), couplings_.end());
-      A_.noalias() += J_.transpose() * (K_ * J_);
-    }
   }
   if (m > 0) {
     saddle_.setZero(n + m, n + m);
@@ -245,36 +237,6 @@ bool TreeAlpha::factor(const State& s, double t, double h) {
   if (use_inverse_) inverse_ = lu_.inverse();
   factored_h_ = h;
   return true;
-}
-
-void TreeAlpha::difference_matrix(const State& s, double t, double beta_p, double gamma_p) {
-  // A = (1/β′) ∂r/∂ξ by forward differences of the residual along each velocity coordinate:
-  // q ∘ εe_k, q̇ + γ′εe_k, q̈ + β′εe_k. It holds what the composite blocks leave out — the
-  // derivatives of J (Coriolis and centripetal couplings, the geometric stiffness of the tree under
-  // load) — at n evaluations per factorization. ε = 1e-8: the residual is linear in q̈, and its
-  // curvature in q and q̇ leaves ~1e-8 relative, round-off ~1e-12.
-  constexpr double kEps = 1e-8;
-  const int n = tree_->num_coordinates();
-  r0_ = r_;
-  phi0_ = phi_;
-  const VecX hdq = hdq_, qd = qd_, qdd = qdd_;
-  const VecX q = q_;
-  const std::vector<Mat3> Q = Q_;
-  A_.resize(n, n);
-  for (int k = 0; k < n; ++k) {
-    hdq_ = hdq;
-    hdq_(k) += kEps;
-    configure(s);
-    qd_ = qd;
-    qd_(k) += gamma_p * kEps;
-    qdd_ = qdd;
-    qdd_(k) += beta_p * kEps;
-    evaluate(t, q_, Q_, qd_, qdd_, lam_);
-    A_.col(k) = (r_ - r0_) / (kEps * beta_p);
-  }
-  hdq_ = hdq, qd_ = qd, qdd_ = qdd, q_ = q, Q_ = Q;
-  r_ = r0_;
-  phi_ = phi0_;
 }
 
 void TreeAlpha::configure(const State& s) {
@@ -384,20 +346,13 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     }
     if (it == settings_.max_newton_iterations) break;
     const bool stale = fresh_at < 0;
-    const bool measurable = last_dx > kNoiseBand * tol_floor;
-    if (!fd_tangent_ && fresh_at >= 0 && it == fresh_at + 2 && measurable &&
-        last_dx > kTangentRate * prev_dx) {
-      // A fresh matrix of composite blocks contracts slowly: the derivatives of J it leaves out
-      // matter here (a spinning spatial chain: Coriolis couplings against a small axial
-      // inertia). From here on the matrix is the residual's differences.
-      fd_tangent_ = true;
-      factored_h_ = -1.0;
-    } else if (fresh_at >= 0 && it >= fresh_at + 2 && last_dx > kSlowRate * prev_dx && measurable) {
+    if (fresh_at >= 0 && it >= fresh_at + 2 && last_dx > kSlowRate * prev_dx &&
+        last_dx > kNoiseBand * tol_floor) {
       res.message = "Newton contracts too slowly";
       break;
     }
     if (factored_h_ < 0.0 || (stale && it >= 1 && last_dx > kRefresh * prev_dx)) {
-      if (!factor(s, t, h)) {
+      if (!factor(t, h)) {
         res.message = "singular iteration matrix";
         break;
       }

@@ -71,11 +71,8 @@ class TreeAlpha final : public Integrator {
   // r_ = Jᵀ(M v̇ − f + B_Lᵀλ) at (q, Q, q̇, q̈, λ).
   void evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
                 const VecX& qdd, const VecX& lam);
-  // Factorizes the iteration matrix at the last evaluation's kinematics, for step h from s.
-  bool factor(const State& s, double t, double h);
-  // A_ from forward differences of the residual at the current iterate (restores the iterate,
-  // r_ and phi_).
-  void difference_matrix(const State& s, double t, double beta_p, double gamma_p);
+  // Factorizes the iteration matrix at the last evaluation's kinematics, for step h.
+  bool factor(double t, double h);
   void write_state(double t, State& s) const;
   // Why the step from `start` to t failed, for the run's message.
   std::string failure_report(const State& start, double t, double h) const;
@@ -88,7 +85,6 @@ class TreeAlpha final : public Integrator {
   Eigen::PartialPivLU<MatX> lu_;
   MatX inverse_;  // of a small iteration matrix (see factor())
   bool use_inverse_ = false;
-  bool fd_tangent_ = false;
   // Body poses, once joint coordinates have proved dearer (judge_cost()), and from when.
   std::unique_ptr<GeneralizedAlpha> body_poses_;
   double switch_time_ = 0.0;
@@ -101,7 +97,7 @@ class TreeAlpha final : public Integrator {
   double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
   // Workspace.
   std::vector<BodyKinematics> kin_;
-  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_, r0_, phi0_;
+  VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_;
   std::vector<Mat3> Q_;
   MatX J_, A_, B_red_, saddle_;
   std::vector<Mat6> blocks_;
