@@ -20,8 +20,8 @@ constexpr double kRefresh = 1e-3;
 constexpr double kSingularPivot = 1e-15;
 // A fresh factorization that contracts slower than this fails the attempt (the driver splits).
 constexpr double kSlowRate = 0.5;
-// The cost is judged over this many steps: above kMaxFactorRate factorizations per step the run
-// goes over to body poses (see judge_cost()).
+// The cost is judged every this many steps: above kMaxFactorRate factorizations per step since the
+// start the run goes over to body poses (see judge_cost()).
 constexpr long kJudgeSteps = 32;
 constexpr double kMaxFactorRate = 0.5;
 // Iteration matrices up to this size are solved through their inverse (see factor()).
@@ -260,12 +260,13 @@ void TreeAlpha::judge_cost(State& s, const StepResult& res) {
   // refactorized at nearly every step (a spatial chain of spherical joints at h = 1e-3 s: the
   // rows turn by hω ≈ 1e-3 per step, so body poses refactorize every step too, but their sparse
   // matrix costs O(bodies), not O(n³)) the run goes on in body poses, from the state reached.
+  // The rate is that of the whole run so far, judged every kJudgeSteps steps: a burst of
+  // refactorizations (a fast passage) does not decide, a run that refactorizes throughout does.
   ++judged_steps_;
   judged_factorizations_ += res.factorizations;
-  if (judged_steps_ < kJudgeSteps) return;
+  if (judged_steps_ % kJudgeSteps != 0) return;
   const double rate =
       static_cast<double>(judged_factorizations_) / static_cast<double>(judged_steps_);
-  judged_steps_ = judged_factorizations_ = 0;
   if (rate <= kMaxFactorRate) return;
   complete_outputs(s);  // the multipliers of every row, GeneralizedAlpha's predictor
   s.tree_q.resize(0);
