@@ -34,8 +34,16 @@ RunSettings slider_crank_settings(NewtonMode newton) {
   return rs;
 }
 
+// The first argument: 0 full Newton, 1 modified Newton (shipped: joint coordinates), 2 modified
+// Newton in body poses (solver.coordinates: absolute).
 NewtonMode newton_mode(const benchmark::State& state) {
   return state.range(0) == 0 ? NewtonMode::kFull : NewtonMode::kModified;
+}
+
+RunSettings settings_of(const benchmark::State& state) {
+  RunSettings rs = slider_crank_settings(newton_mode(state));
+  if (state.range(0) == 2) rs.solver.coordinates = CoordinateChoice::kAbsolute;
+  return rs;
 }
 
 const char* newton_label(NewtonMode mode) {
@@ -57,7 +65,7 @@ void report_run(benchmark::State& state, const RunStats& stats, long total_steps
 // step_stop = 0: Newton stops on newton_tol alone, the test before the step-tied one (issue 12).
 void BM_SliderCrankRun(benchmark::State& state) {
   const Model model = testing::slider_crank();
-  RunSettings settings = slider_crank_settings(newton_mode(state));
+  RunSettings settings = settings_of(state);
   settings.solver.newton_step_error_stop = state.range(1) != 0;
   DiscardObserver observer;
   RunStats stats;
@@ -78,7 +86,7 @@ void BM_SliderCrankRun(benchmark::State& state) {
   state.SetLabel(newton_label(settings.solver.newton));
 }
 BENCHMARK(BM_SliderCrankRun)
-    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2}, {0, 1}})
     ->ArgNames({"modified", "step_stop"})
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
@@ -90,7 +98,7 @@ BENCHMARK(BM_SliderCrankRun)
 // (output every 10 steps, step-size round-off seen by modified Newton).
 void BM_SliderCrankStepLoop(benchmark::State& state) {
   const Model model = testing::slider_crank();
-  const RunSettings settings = slider_crank_settings(newton_mode(state));
+  const RunSettings settings = settings_of(state);
   const double h = settings.solver.step;
   const long n = std::lround(settings.solver.end / h);
   long iterations = 0, factorizations = 0, steps = 0;
@@ -127,6 +135,7 @@ BENCHMARK(BM_SliderCrankStepLoop)
     ->ArgName("modified")
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 
@@ -134,7 +143,7 @@ BENCHMARK(BM_SliderCrankStepLoop)
 // advancing across iterations (the crank keeps turning), so every call is a representative step.
 void BM_SliderCrankStep(benchmark::State& state) {
   const Model model = testing::slider_crank();
-  const RunSettings settings = slider_crank_settings(newton_mode(state));
+  const RunSettings settings = settings_of(state);
   System sys(model);
   std::vector<std::string> notes;
   State s = initial_state(sys, 0.0);
@@ -165,6 +174,7 @@ BENCHMARK(BM_SliderCrankStep)
     ->ArgName("modified")
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMicrosecond)
     ->MinTime(1.0);
 
