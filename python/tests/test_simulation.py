@@ -56,3 +56,5 @@ def test_joint_coordinates_step_as_they_run():
         assert np.array_equal(stepped, run[name]), name
     absolute = clearsim.load(ideal, {"solver.end": 0.002, "solver.coordinates": "absolute"}).run()
     assert absolute.summary["integrator"] == "generalized-alpha"
+    joint = clearsim.load(ideal, {"solver.end": 0.002, "solver.coordinates": "joint"}).run()
+    assert joint.summary["integrator"] == "generalized-alpha (joint coordinates)"

@@ -198,9 +198,10 @@ SolverSettings read_solver(const Cursor& section) {
                                           {"dense", LinearSolverKind::kDense},
                                           {"sparse", LinearSolverKind::kSparse}});
   if (auto c = m.find("coordinates"))
-    s.coordinates = read_choice(
-        *c, std::vector<std::pair<std::string, CoordinateChoice>>{
-                {"auto", CoordinateChoice::kAuto}, {"absolute", CoordinateChoice::kAbsolute}});
+    s.coordinates = read_choice(*c, std::vector<std::pair<std::string, CoordinateChoice>>{
+                                        {"auto", CoordinateChoice::kAuto},
+                                        {"joint", CoordinateChoice::kJoint},
+                                        {"absolute", CoordinateChoice::kAbsolute}});
   if (auto c = m.find("kinematic_steps")) s.kinematic_steps = read_integer(*c, 0);
   if (auto c = m.find("formulation"))
     s.formulation = read_choice(*c, std::vector<std::pair<std::string, ConstraintFormulation>>{

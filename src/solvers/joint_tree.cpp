@@ -132,6 +132,14 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
   return tree;
 }
 
+int JointTree::coordinate_between(int a, int b, bool rotation) const {
+  for (const Link& L : links_) {
+    const bool joins = (L.parent == a && L.body == b) || (L.parent == b && L.body == a);
+    if (joins && L.kind == (rotation ? Kind::kRevolute : Kind::kPrismatic)) return L.coord;
+  }
+  return -1;
+}
+
 int JointTree::body_of_coordinate(int k) const {
   for (const Link& L : links_) {
     const int n = L.kind == Kind::kSpherical ? 3 : (L.kind == Kind::kFixed ? 0 : 1);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "clearsim/elements/joints/joint_driver.hpp"
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/newton_stop.hpp"
@@ -77,12 +78,18 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
 
 void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
                           const std::vector<BodyKinematics>& kin, double t, VecX* phi,
-                          const MatX* J, MatX* B_red, LoopForces* forces) {
+                          const MatX* J, MatX* B_red, LoopForces* forces,
+                          const std::vector<char>* skip) {
   int row = 0;
   ConstraintBlock cb;
   cb.want_zeta = false;
-  for (int e : tree.loop_elements()) {
+  for (std::size_t k = 0; k < tree.loop_elements().size(); ++k) {
+    const int e = tree.loop_elements()[k];
     const Element& el = *sys.model().elements[e];
+    if (skip != nullptr && (*skip)[k]) {
+      row += el.num_constraints();
+      continue;
+    }
     cb.reset(el.num_constraints());
     el.constraint(sys.input(e, t, kin), cb);
     const int bi = el.body_i(), bj = el.body_j();
@@ -135,6 +142,8 @@ void TreeAlpha::start(State& s) {
   tree_ = JointTree::build(sys_, s, &why);
   if (!tree_) return;
   const int n = tree_->num_coordinates();
+  coordinate_drivers_.clear();
+  skip_.assign(tree_->loop_elements().size(), 0);
   loop_global_rows_.clear();
   for (int e : tree_->loop_elements())
     for (int r = 0; r < sys_.model().elements[e]->num_constraints(); ++r)
@@ -158,9 +167,51 @@ void TreeAlpha::start(State& s) {
   sys_.mass(MatrixSink(&blocks_));
   tree_->project_blocks(kin_, blocks_, A_);
   s.tree_qdd = A_.ldlt().solve(r_);
+  tree_->jacobian(kin_, J_);
+  find_coordinate_drivers(s);
   s.tree_a = s.tree_qdd;
   factored_h_ = -1.0;
   hist_end_t_ = -INFINITY;
+}
+
+void TreeAlpha::find_coordinate_drivers(const State& s) {
+  // A driver of a revolute or prismatic tree joint prescribes that joint's coordinate: its row is
+  // θ(q) − θ_d(t) with θ(q) = θ₀ + σ q_k exactly (the two bodies turn or slide about that joint
+  // alone), so it is evaluated in the coordinate, not through the element's markers (whose angle
+  // costs an atan2 and two frames at every iteration: 10 % of a slider–crank step). θ₀ and σ = ±1
+  // are read from the element at the reference state.
+  coordinate_drivers_.clear();
+  skip_.assign(tree_->loop_elements().size(), 0);
+  MatX B(1, tree_->num_coordinates());
+  int row = 0;
+  for (std::size_t k = 0; k < tree_->loop_elements().size(); ++k) {
+    const int e = tree_->loop_elements()[k];
+    const Element& el = *sys_.model().elements[e];
+    const auto* driver = dynamic_cast<const joints::JointDriver*>(&el);
+    const int coord =
+        driver == nullptr
+            ? -1
+            : tree_->coordinate_between(el.body_i(), el.body_j(),
+                                        driver->motion() == joints::JointDriver::Motion::kRotation);
+    if (coord >= 0) {
+      ConstraintBlock cb;
+      cb.want_zeta = false;
+      cb.reset(1);
+      el.constraint(sys_.input(e, s.t, kin_), cb);
+      B.setZero();
+      const int bi = el.body_i(), bj = el.body_j();
+      if (bi != kGround) B.noalias() += cb.B.block(0, 0, 1, 6) * J_.middleRows(6 * bi, 6);
+      if (bj != kGround) B.noalias() += cb.B.block(0, 6, 1, 6) * J_.middleRows(6 * bj, 6);
+      const double sigma = B(0, coord);
+      B(0, coord) = 0.0;
+      if (std::abs(std::abs(sigma) - 1.0) < 1e-9 && B.lpNorm<Eigen::Infinity>() < 1e-9) {
+        coordinate_drivers_.push_back(
+            {row, coord, sigma > 0 ? 1.0 : -1.0, cb.phi(0) + driver->target(s.t), driver});
+        skip_[k] = 1;
+      }
+    }
+    row += el.num_constraints();
+  }
 }
 
 void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
@@ -179,9 +230,13 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
   if (m > 0) {
     phi_.resize(m);
     LoopForces forces{lam, y_};
-    loop_rows(sys_, *tree_, kin_, t, &phi_, nullptr, nullptr, &forces);
+    loop_rows(sys_, *tree_, kin_, t, &phi_, nullptr, nullptr, &forces, &skip_);
   }
   tree_->transpose_times(kin_, y_, r_);
+  for (const CoordinateDriver& d : coordinate_drivers_) {
+    phi_(d.row) = d.theta0 + d.sigma * q(d.coord) - d.driver->target(t);
+    r_(d.coord) += d.sigma * lam(d.row);
+  }
 }
 
 bool TreeAlpha::factor(double t, double h) {
@@ -214,7 +269,11 @@ bool TreeAlpha::factor(double t, double h) {
   }
   if (m > 0) {
     B_red_.resize(m, n);
-    loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr);
+    loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr, &skip_);
+    for (const CoordinateDriver& d : coordinate_drivers_) {
+      B_red_.row(d.row).setZero();
+      B_red_(d.row, d.coord) = d.sigma;
+    }
   }
   if (m > 0) {
     saddle_.setZero(n + m, n + m);

@@ -37,6 +37,9 @@ class JointTree {
   // The first velocity coordinate of each spherical joint's rotation, in the order of the
   // rotations passed to kinematics().
   const std::vector<int>& rotation_slots() const { return rotation_slots_; }
+  // The coordinate of the revolute (rotation) or prismatic (slide) tree joint between bodies a and
+  // b, either way round; −1 if no such joint is in the tree.
+  int coordinate_between(int a, int b, bool rotation) const;
   // The body that velocity coordinate k moves relative to its parent.
   int body_of_coordinate(int k) const;
   // Constraint elements outside the tree (closing joints, drivers), and their row count.

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/elements/joints/joint_driver.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/joint_tree.hpp"
@@ -52,10 +53,20 @@ class TreeAlpha final : public Integrator {
     VecX& y;
   };
   // The loops' rows at `kin`: Φ_L into phi, B_L J into B_red (with J), B_Lᵀλ into forces; any
-  // may be null.
+  // may be null. Loop elements flagged in `skip` are left out (their rows untouched).
   static void loop_rows(const System& sys, const JointTree& tree,
                         const std::vector<BodyKinematics>& kin, double t, VecX* phi, const MatX* J,
-                        MatX* B_red, LoopForces* forces);
+                        MatX* B_red, LoopForces* forces, const std::vector<char>* skip = nullptr);
+  // Drivers of tree joints, whose rows are evaluated in the joint's coordinate (see
+  // find_coordinate_drivers(); needs J_ and kin_ at the reference state).
+  struct CoordinateDriver {
+    int row = 0;         // loop row
+    int coord = 0;       // the driven coordinate q_k
+    double sigma = 1.0;  // θ = θ0 + σ q_k
+    double theta0 = 0.0;
+    const joints::JointDriver* driver = nullptr;
+  };
+  void find_coordinate_drivers(const State& s);
   // The loops' multipliers in State::lambda (System's global rows) and back.
   void gather_loop_lambda(const State& s, VecX& lam) const;
   void scatter_loop_lambda(const VecX& lam, State& s) const;
@@ -90,7 +101,10 @@ class TreeAlpha final : public Integrator {
   double switch_time_ = 0.0;
   long judged_steps_ = 0, judged_factorizations_ =
                               0;  // the matrix is the residual's differences (sticky, see factor())
-  std::vector<int> loop_global_rows_;  // System's global row of each loop row (−1: removed)
+  std::vector<int> loop_global_rows_;
+  std::vector<CoordinateDriver> coordinate_drivers_;
+  std::vector<char> skip_;  // per loop element: a coordinate driver  // System's global row of each
+                            // loop row (−1: removed)
   double factored_h_ = -1.0;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
   VecX qdd_hist_, lam_hist_;

@@ -27,6 +27,7 @@ class JointDriver final : public Element {
   void constraint_tangent(const ElementInput& in, const double* lambda, Mat12& K) const override;
   std::string constraint_row_name(int) const override;
 
+  Motion motion() const { return motion_; }
   // Prescribed position, velocity and acceleration at time t.
   double target(double t) const;
   double target_d1(double t) const;
