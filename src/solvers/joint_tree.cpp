@@ -162,41 +162,63 @@ void JointTree::kinematics(const VecX& q, const std::vector<Mat3>& Q, const VecX
   w_W_.resize(nl);
   for (int l = 0; l < nl; ++l) {
     const Link& L = links_[l];
-    Frame P;
-    Vec3 v_p = Vec3::Zero(), w_p = Vec3::Zero();
-    if (L.parent != kGround) {
-      const BodyKinematics& p = kin[L.parent];
-      P = {p.R_WB, p.x_W};
-      v_p = p.v_W;
-      w_p = w_W_[L.parent];
-    }
-    BodyKinematics& c = kin[L.body];
-    const Vec3 anchor = P.x + P.R * L.anchor_P;
-    const Vec3 a = P.R * L.axis_P;
-    anchor_W_[l] = anchor;
-    axis_W_[l] = a;
-    Vec3 w_c = w_p;
-    if (L.kind == Kind::kRevolute) {
-      const double theta = q(L.coord), sn = std::sin(theta), vers = 1.0 - std::cos(theta);
-      c.R_WB.noalias() = P.R * (L.R_rel + sn * L.KR + vers * L.K2R);
-      c.x_W = anchor + P.R * (L.offset_rel + sn * L.Ko + vers * L.K2o);
-      w_c += a * qd(L.coord);
-      c.v_W = v_p + w_p.cross(anchor - P.x) + w_c.cross(c.x_W - anchor);
-    } else if (L.kind == Kind::kSpherical) {
-      c.R_WB.noalias() = P.R * (L.R_rel * Q[L.rotation]);
-      c.x_W = anchor + c.R_WB * L.offset_rel;
-      w_c += c.R_WB * qd.segment<3>(L.coord);
-      c.v_W = v_p + w_p.cross(anchor - P.x) + w_c.cross(c.x_W - anchor);
+    if (L.parent == kGround) {
+      place<true>(L, l, q, Q, qd, kin);
     } else {
-      const double s = L.kind == Kind::kPrismatic ? q(L.coord) : 0.0;
-      const double sd = L.kind == Kind::kPrismatic ? qd(L.coord) : 0.0;
-      c.R_WB.noalias() = P.R * L.R_rel;
-      c.x_W = anchor + P.R * (L.offset_rel + s * L.axis_P);
-      c.v_W = v_p + w_p.cross(c.x_W - P.x) + sd * a;
+      place<false>(L, l, q, Q, qd, kin);
     }
-    w_W_[L.body] = w_c;
-    c.w_B.noalias() = c.R_WB.transpose() * w_c;
   }
+}
+
+template <bool kOnGround>
+void JointTree::place(const Link& L, int l, const VecX& q, const std::vector<Mat3>& Q,
+                      const VecX& qd, std::vector<BodyKinematics>& kin) const {
+  // The parent's frame, velocity and angular velocity (world); on ground the products with the
+  // identity are left out (most links of small mechanisms hang from ground).
+  const BodyKinematics* p = kOnGround ? nullptr : &kin[L.parent];
+  auto to_world = [&](const auto& v) -> Vec3 {
+    if constexpr (kOnGround) {
+      return v;
+    } else {
+      return p->R_WB * v;
+    }
+  };
+  const Vec3 x_p = kOnGround ? Vec3::Zero() : p->x_W;
+  const Vec3 v_p = kOnGround ? Vec3::Zero() : p->v_W;
+  const Vec3 w_p = kOnGround ? Vec3::Zero() : w_W_[L.parent];
+  BodyKinematics& c = kin[L.body];
+  const Vec3 anchor = x_p + to_world(L.anchor_P);
+  const Vec3 a = to_world(L.axis_P);
+  anchor_W_[l] = anchor;
+  axis_W_[l] = a;
+  Vec3 w_c = w_p;
+  auto rotate = [&](const Mat3& R_rel) {
+    if constexpr (kOnGround) {
+      c.R_WB = R_rel;
+    } else {
+      c.R_WB.noalias() = p->R_WB * R_rel;
+    }
+  };
+  if (L.kind == Kind::kRevolute) {
+    const double theta = q(L.coord), sn = std::sin(theta), vers = 1.0 - std::cos(theta);
+    rotate(L.R_rel + sn * L.KR + vers * L.K2R);
+    c.x_W = anchor + to_world(Vec3(L.offset_rel + sn * L.Ko + vers * L.K2o));
+    w_c += a * qd(L.coord);
+    c.v_W = v_p + w_p.cross(anchor - x_p) + w_c.cross(c.x_W - anchor);
+  } else if (L.kind == Kind::kSpherical) {
+    rotate(L.R_rel * Q[L.rotation]);
+    c.x_W = anchor + c.R_WB * L.offset_rel;
+    w_c += c.R_WB * qd.segment<3>(L.coord);
+    c.v_W = v_p + w_p.cross(anchor - x_p) + w_c.cross(c.x_W - anchor);
+  } else {
+    const double s = L.kind == Kind::kPrismatic ? q(L.coord) : 0.0;
+    const double sd = L.kind == Kind::kPrismatic ? qd(L.coord) : 0.0;
+    rotate(L.R_rel);
+    c.x_W = anchor + to_world(Vec3(L.offset_rel + s * L.axis_P));
+    c.v_W = v_p + w_p.cross(c.x_W - x_p) + sd * a;
+  }
+  w_W_[L.body] = w_c;
+  c.w_B.noalias() = c.R_WB.transpose() * w_c;
 }
 
 void JointTree::accelerations(const std::vector<BodyKinematics>& kin, const VecX& qd,

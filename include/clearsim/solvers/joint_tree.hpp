@@ -96,6 +96,10 @@ class JointTree {
   int num_coords_ = 0;
   std::vector<int> rotation_slots_, loop_elements_;
   int num_loop_rows_ = 0;
+  // Pose and velocity of link l's body from its parent's (kinematics()).
+  template <bool kOnGround>
+  void place(const Link& L, int l, const VecX& q, const std::vector<Mat3>& Q, const VecX& qd,
+             std::vector<BodyKinematics>& kin) const;
   // The motion of link l's coordinate k ∈ [0, 3) (revolute, prismatic: k = 0) as a world axis
   // and whether it turns (axis through the anchor) or slides.
   Vec3 motion_axis(int l, int k, const std::vector<BodyKinematics>& kin) const;
