@@ -14,8 +14,6 @@
 
 namespace cs {
 
-using newton_stop::kDivergenceGrowth;
-using newton_stop::kDivergenceMotion;
 using newton_stop::kNoiseBand;
 using newton_stop::kStepErrorFraction;
 
@@ -244,8 +242,8 @@ void add_times_tangent(MatrixSink& S, const std::vector<Eigen::Triplet<double>>&
 
 bool GeneralizedAlpha::build_and_factor(const State& s, double h, const VecX& hdq) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
-  const double gamma_p = p_.gamma / (h * p_.beta);
+  const double beta_p = p_.beta_prime(h);
+  const double gamma_p = p_.gamma_prime(h);
   std::vector<Mat3> T(sys_.model().num_bodies());
   for (std::size_t b = 0; b < T.size(); ++b) T[b] = so3::tangent(hdq.segment<3>(6 * b + 3));
 
@@ -319,7 +317,7 @@ void GeneralizedAlpha::body_stiffness_terms(const State& x, double h) {
   // gear mesh), and its diagonal blocks alone made the iteration slower and less accurate on
   // IFToMM A05 (8.5 iterations per step at h = 5e-4 s); stiff forces are the full LU's job.
   const auto nb = static_cast<std::size_t>(sys_.model().num_bodies());
-  const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
+  const double beta_p = p_.beta_prime(h);
   body_terms_.assign(nb, Mat6::Zero());  // K_c's blocks first, then D_b in place
   if (sys_.num_constraints() > 0)
     sys_.constraint_tangent(kin_, x.t, x.lambda, MatrixSink(&body_terms_));
@@ -367,8 +365,8 @@ void GeneralizedAlpha::note_fresh_rate(double rate) {
 void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = gap_rows_;
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  const double beta_p = (1.0 - am) / ((1.0 - af) * h * h * beta);
-  const double gamma_p = gamma / (h * beta);
+  const double beta_p = p_.beta_prime(h);
+  const double gamma_p = p_.gamma_prime(h);
   // Stopping tolerance tied to the step (modified Newton). An absolute tolerance alone lets the
   // Newton error of a step, δq ≲ newton_tol, exceed the step's truncation error O(h³) at small h;
   // it reaches the velocities amplified by γ′ = γ/(βh), and modified Newton's error has the same
@@ -559,8 +557,7 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     }
     const auto xi = rhs_.head(n);
     const double dx = xi.lpNorm<Eigen::Infinity>();
-    if (!(mass_iteration && mass_ok_) && it >= 1 && dx > kDivergenceGrowth * last_dx &&
-        dx > kDivergenceMotion * motion) {
+    if (!(mass_iteration && mass_ok_) && newton_stop::diverges(it, dx, last_dx, motion)) {
       // Diverging: the increment grew tenfold to a hundred times the step's own motion. Applied,
       // it throws the iterate far off, where the iteration can settle on a spurious root (the
       // squeeze-only lubricated four-bar at a film spike: an increment of 2.3 m after 2e-4 m, and

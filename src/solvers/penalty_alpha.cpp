@@ -48,16 +48,12 @@ double largest_mass(const System& sys) {
   for (const auto& b : sys.model().bodies) m = std::max(m, b.mass);
   return m > 0.0 ? m : 1.0;
 }
-
-double beta_prime(const AlphaParameters& p, double h) {
-  return (1.0 - p.alpha_m) / ((1.0 - p.alpha_f) * h * h * p.beta);
-}
 }  // namespace
 
 PenaltyParameters PenaltyParameters::at_step(const System& sys, const SolverSettings& s, double h) {
   PenaltyParameters q;
   const double m = largest_mass(sys);
-  const double bp = beta_prime(AlphaParameters::from_settings(s), h);
+  const double bp = AlphaParameters::from_settings(s).beta_prime(h);
   if (s.formulation == ConstraintFormulation::kAli3p) {
     q.alpha = s.penalty_factor > 0.0 ? s.penalty_factor : kAutoAugmented * bp * m;
     q.ratio = q.alpha / (bp * m);
@@ -417,7 +413,7 @@ void PenaltyAlpha::row_factors(const State& s) {
 
 PenaltyAlpha::Linearization PenaltyAlpha::linearize(const State& s, const VecX& hdq, double h) {
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  beta_p_ = beta_prime(p_, h);
+  beta_p_ = p_.beta_prime(h);
   gamma_p_ = gamma / (h * beta);
   pen_ = PenaltyParameters::at_step(sys_, settings_, h);
   row_factors(s);
@@ -438,7 +434,7 @@ PenaltyAlpha::Linearization PenaltyAlpha::linearize(const State& s, const VecX& 
 
 StepResult PenaltyAlpha::step(State& s, double h) {
   StepResult res;
-  beta_p_ = beta_prime(p_, h);
+  beta_p_ = p_.beta_prime(h);
   gamma_p_ = p_.gamma / (h * p_.beta);
   // The automatic parameters follow h, which the fixed-step loop computes as target − t: equal
   // steps differ in their last bits, and must not refactor for that.

@@ -31,8 +31,6 @@ constexpr int kInverseSize = 24;
 // absolute coordinates are the faster choice.
 constexpr int kMaxCoordinates = 200;
 
-using newton_stop::kDivergenceGrowth;
-using newton_stop::kDivergenceMotion;
 using newton_stop::kNoiseBand;
 using newton_stop::kStepErrorFraction;
 }  // namespace
@@ -240,8 +238,8 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
 }
 
 bool TreeAlpha::factor(double t, double h) {
-  const double beta_p = (1.0 - p_.alpha_m) / ((1.0 - p_.alpha_f) * h * h * p_.beta);
-  const double gamma_p = p_.gamma / (h * p_.beta);
+  const double beta_p = p_.beta_prime(h);
+  const double gamma_p = p_.gamma_prime(h);
   // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
   // blocks, the force tangents' couplings between two bodies (springs, dampers) through J; then
   // the loops' rows B J: [A (B J)ᵀ; B J 0].
@@ -355,8 +353,8 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
   }
   const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  const double beta_p = (1.0 - am) / ((1.0 - af) * h * h * beta);
-  const double gamma_p = gamma / (h * beta);
+  const double beta_p = p_.beta_prime(h);
+  const double gamma_p = p_.gamma_prime(h);
   const double t = s.t + h;
   // The Newton stop of GeneralizedAlpha's modified Newton (generalized_alpha.cpp, smooth_solve),
   // in joint coordinates: κ h²|β − 1/6|‖a_{n+1} − a_n‖∞, capped by newton_tol, bounded by the
@@ -431,7 +429,7 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     const auto xi = rhs_.head(n);
     const double dx = xi.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(dx)) break;
-    if (it >= 1 && dx > kDivergenceGrowth * last_dx && dx > kDivergenceMotion * motion) {
+    if (newton_stop::diverges(it, dx, last_dx, motion)) {
       // Diverging (see GeneralizedAlpha::smooth_solve): a stale matrix is refactorized here, a
       // fresh one fails the attempt.
       if (fresh_at != it) {

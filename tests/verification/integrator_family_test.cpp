@@ -10,6 +10,7 @@
 #include "clearsim/elements/forces/spring_damper.hpp"
 #include "clearsim/model/model_builder.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
+#include "support/prismatic_oscillator.hpp"
 #include "support/recorder.hpp"
 
 namespace cs {
@@ -18,23 +19,7 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 
 // 1 kg on a prismatic guide along x, spring k = 4π² N/m to ground: period 1 s, amplitude 0.1 m.
-Model oscillator() {
-  Model m;
-  Body b;
-  b.name = "mass";
-  b.mass = 1.0;
-  b.inertia_B = Mat3::Identity();
-  b.x0_W = Vec3(1.1, 0, 0);
-  add_body(m, b);
-  add_joint(m, "guide", joints::JointType::kPrismatic, kGround, 0, Vec3(1.1, 0, 0), Vec3::UnitX());
-  forces::SpringDamperParams p;
-  p.stiffness = 4 * kPi * kPi;
-  p.free_length = 1.0;
-  add_element(m, std::make_unique<forces::TranslationalSpringDamper>(
-                     "spring", marker_at(m, kGround, Vec3::Zero(), Mat3::Identity()),
-                     marker_at(m, 0, Vec3(1.1, 0, 0), Mat3::Identity()), p));
-  return m;
-}
+Model oscillator() { return testing::prismatic_oscillator(4 * kPi * kPi); }
 
 double oscillator_error(const SolverSettings& base, double h) {
   RunSettings s;

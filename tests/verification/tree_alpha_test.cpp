@@ -16,6 +16,7 @@
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/integrator_factory.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/prismatic_oscillator.hpp"
 #include "support/recorder.hpp"
 #include "testing/slider_crank.hpp"
 
@@ -27,23 +28,7 @@ constexpr const char* kJointName = "generalized-alpha (joint coordinates)";
 
 // 1 kg on a prismatic guide along x with a spring k = 400π² N/m to ground: period 0.1 s,
 // x(t) = 1 + 0.1 cos(20π t).
-Model oscillator() {
-  Model m;
-  Body b;
-  b.name = "mass";
-  b.mass = 1.0;
-  b.inertia_B = Mat3::Identity();
-  b.x0_W = Vec3(1.1, 0, 0);
-  add_body(m, b);
-  add_joint(m, "guide", joints::JointType::kPrismatic, kGround, 0, Vec3(1.1, 0, 0), Vec3::UnitX());
-  forces::SpringDamperParams p;
-  p.stiffness = 400 * kPi * kPi;
-  p.free_length = 1.0;
-  add_element(m, std::make_unique<forces::TranslationalSpringDamper>(
-                     "spring", marker_at(m, kGround, Vec3::Zero(), Mat3::Identity()),
-                     marker_at(m, 0, Vec3(1.1, 0, 0), Mat3::Identity()), p));
-  return m;
-}
+Model oscillator() { return testing::prismatic_oscillator(400 * kPi * kPi); }
 
 // A spatial double pendulum on skew hinges, with full inertias, a spring from the lower link to
 // ground and a damper: motion about every axis, gyroscopic terms, forces between two bodies.

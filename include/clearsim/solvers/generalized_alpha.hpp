@@ -30,6 +30,10 @@ struct AlphaParameters {
   static AlphaParameters from_rho_inf(double rho_inf);
   // From the solver settings' integrator choice.
   static AlphaParameters from_settings(const SolverSettings& s);
+  // What a position increment ξ of a step of size h adds to the accelerations, β′ξ, and to the
+  // velocities, γ′ξ: β′ = (1 − α_m)/((1 − α_f) h² β), γ′ = γ/(hβ).
+  double beta_prime(double h) const { return (1.0 - alpha_m) / ((1.0 - alpha_f) * h * h * beta); }
+  double gamma_prime(double h) const { return gamma / (h * beta); }
 };
 
 // The local position error of a generalized-α step from `start` to `x` (Zienkiewicz–Xie,

@@ -29,6 +29,11 @@ inline constexpr double kNoiseBand = 128.0;
 // kDivergenceMotion times the step's predicted motion (GeneralizedAlpha::smooth_solve).
 inline constexpr double kDivergenceGrowth = 10.0;
 inline constexpr double kDivergenceMotion = 100.0;
+// True if the increment dx of iteration `it` diverges: kDivergenceGrowth times the last one and
+// kDivergenceMotion times the step's own motion.
+inline bool diverges(int it, double dx, double last_dx, double motion) {
+  return it >= 1 && dx > kDivergenceGrowth * last_dx && dx > kDivergenceMotion * motion;
+}
 
 // The round-off floor of the positions of `s`.
 inline double roundoff(const State& s) {
