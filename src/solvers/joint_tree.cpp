@@ -121,7 +121,8 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
     if (!reached[b + 1])
       return refuse("body '" + model.bodies[b].name + "' is not joined to ground by joints");
   // Paths to ground, parents first (links_ is in breadth-first order).
-  std::vector<int> link_of(nb, -1);
+  std::vector<int>& link_of = tree.link_of_;
+  link_of.assign(nb, -1);
   for (int l = 0; l < nb; ++l) link_of[tree.links_[l].body] = l;
   tree.path_links_.resize(nb);
   for (const Link& link : tree.links_) {
@@ -323,10 +324,11 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
     X.block<3, 3>(3, 0) = kin[b].R_WB.transpose();
     composite_[b].noalias() = X.transpose() * D[b] * X;
   }
-  // Per link, its joint's motion columns (ω; v_O): up to 3.
-  using Columns = Eigen::Matrix<double, 6, 3>;
-  std::vector<Columns> S(nb, Columns::Zero());
-  std::vector<int> ncols(nb, 0);
+  // Per link, its joint's motion columns (ω; v_O): up to 3 (workspace: no allocation per call).
+  std::vector<Eigen::Matrix<double, 6, 3>>& S = motion_cols_;
+  std::vector<int>& ncols = motion_ncols_;
+  S.resize(nb);
+  ncols.assign(nb, 0);
   for (int l = 0; l < nb; ++l) {
     const Link& L = links_[l];
     if (L.kind == Kind::kPrismatic) {
@@ -340,8 +342,6 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
       }
     }
   }
-  std::vector<int> link_of(nb);
-  for (int l = 0; l < nb; ++l) link_of[links_[l].body] = l;
   A.setZero(num_coords_, num_coords_);
   for (int l = nb - 1; l >= 0; --l) {  // children first: composite_ holds whole subtrees
     const Link& L = links_[l];
@@ -354,7 +354,7 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
       A.block(L.coord, L.coord, nl, nl) = Sl.transpose() * CS;
       // With every ancestor k: A(k, l) = S_kᵀ C S_l and A(l, k) = S_lᵀ C S_k.
       for (int parent = L.parent; parent != kGround;) {
-        const int k = link_of[parent];
+        const int k = link_of_[parent];
         const Link& P = links_[k];
         const int nk = ncols[k];
         if (nk > 0) {

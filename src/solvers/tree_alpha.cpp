@@ -285,7 +285,7 @@ bool TreeAlpha::factor(double t, double h) {
   // Singular: a zero pivot, or one at round-off of the largest (the determinant is no test: the
   // product of a long chain's pivots underflows).
   if (!lu_.matrixLU().allFinite()) return false;
-  const VecX pivots = lu_.matrixLU().diagonal().cwiseAbs();
+  const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
   if (!(pivots.minCoeff() > kSingularPivot * pivots.maxCoeff())) return false;
   // Small matrices are solved by their inverse: one matrix-vector product per iteration instead
   // of two triangular solves (the slider–crank's 9 × 9: 10 % of a step), at the LU's accuracy

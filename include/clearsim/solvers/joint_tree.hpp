@@ -107,6 +107,9 @@ class JointTree {
   // Per link, from the last kinematics(): joint axis and anchor (world); per body: Ω (world).
   mutable std::vector<Vec3> axis_W_, anchor_W_, w_W_;
   mutable std::vector<Mat6> composite_;  // project_blocks: per body, its subtree's blocks
+  mutable std::vector<Eigen::Matrix<double, 6, 3>> motion_cols_;  // project_blocks: per link
+  mutable std::vector<int> motion_ncols_;
+  std::vector<int> link_of_;  // per body: the link that carries it
 };
 
 }  // namespace cs
