@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
@@ -22,43 +23,55 @@ constexpr double kRefactorRate = 0.1;
 NonsmoothCorrection::NonsmoothCorrection(const System& sys, double tol, int max_iterations,
                                          double restitution_threshold)
     : sys_(sys),
+      own_space_(std::make_unique<BodyPoseSpace>(sys)),
+      space_(*own_space_),
       tol_(tol),
       max_iterations_(max_iterations),
       restitution_threshold_(restitution_threshold),
       pos_(sys.model()),
       vel_(sys.model()) {
-  const int n = sys.num_dofs(), m = sys.num_constraints(), p = sys.num_gaps();
+  size_workspace();
+}
+
+NonsmoothCorrection::NonsmoothCorrection(const System& sys, CorrectionSpace& space, double tol,
+                                         int max_iterations, double restitution_threshold)
+    : sys_(sys),
+      space_(space),
+      tol_(tol),
+      max_iterations_(max_iterations),
+      restitution_threshold_(restitution_threshold),
+      pos_(sys.model()),
+      vel_(sys.model()) {
+  if (!space.body_poses() && sys.has_friction())
+    throw std::invalid_argument("NSGA with friction runs in body poses only");
+  size_workspace();
+}
+
+void NonsmoothCorrection::size_workspace() {
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
   const int N = n + m + p;
   dense_ = !use_sparse(N, LinearSolverKind::kAuto);
-  if (!dense_)
-    for (Factorization* f : {&pos_, &vel_}) f->ls.resize(N, true);
+  schur_ = dense_ && space_.body_poses();
+  if (!schur_)
+    for (Factorization* f : {&pos_, &vel_}) f->ls.resize(N, !dense_);
   rhs_.resize(N);
 }
 
-void NonsmoothCorrection::jacobians(const std::vector<BodyKinematics>& kin, double t) {
-  // One pass over the elements gives Φ, Φ_t, B and g, G together (a kernel computes all of
-  // them at once, so separate passes would pay twice).
-  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
-  B_.setZero(m, n);
-  G_.setZero(p, n);
-  phi_.resize(m);
-  phi_t_.resize(m);
-  g_.resize(p);
-  sys_.constraints(kin, t, &phi_, MatrixSink(&B_), &phi_t_, nullptr);
-  if (p > 0) sys_.gaps(kin, t, &g_, MatrixSink(&G_));
+void NonsmoothCorrection::jacobians(const State& x) {
+  space_.evaluate(x, &phi_, &phi_t_, &B_, &g_, &G_);
 }
 
 bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& active) {
   // [M Bᵀ −Gᵀ; B 0 0; G_A 0 0] with identity rows for the inactive gaps (ν_j = 0 or Λ_j = 0),
   // from the current B_ and G_.
-  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
   f.active = active;
-  if (dense_) {
+  if (schur_) {
     f.valid = f.schur.factor_gaps(B_, G_, active);
     return f.valid;
   }
   MatrixSink S = f.ls.begin();
-  sys_.mass(S);
+  space_.mass(S);
   S.add_block(0, n, B_.transpose());
   S.add_block(n, 0, B_);
   S.add_block(0, n + m, -G_.transpose());
@@ -75,12 +88,12 @@ bool NonsmoothCorrection::factor(Factorization& f, const std::vector<char>& acti
 
 void NonsmoothCorrection::momentum_residual(const VecX& x, const VecX& mu, const VecX& Lambda,
                                             bool all_zero) {
-  const int n = sys_.num_dofs();
+  const int n = space_.dofs();
   if (all_zero) {
     rhs_.head(n).setZero();
     return;
   }
-  sys_.mass_times(x, Mx_);
+  space_.mass_times(x, Mx_);
   rhs_.head(n) = -Mx_;
   rhs_.head(n).noalias() -= B_.transpose() * mu;
   rhs_.head(n).noalias() += G_.transpose() * Lambda;
@@ -99,7 +112,7 @@ bool NonsmoothCorrection::factor_or_report(Factorization& f, const char* what, d
 }
 
 void NonsmoothCorrection::solve(Factorization& f, VecX& rhs) {
-  if (!dense_) {
+  if (!schur_) {
     f.ls.solve(rhs);
     return;
   }
@@ -119,7 +132,7 @@ std::string NonsmoothCorrection::closed_gaps(const std::vector<char>& active) co
 NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
                                              const CorrectionHints& hints) {
   NonsmoothReport rep;
-  hints_ = dense_ ? hints : CorrectionHints{};
+  hints_ = schur_ ? hints : CorrectionHints{};
   hint_ = hints_.chord_active != nullptr ? hints_.chord : nullptr;
   hint_active_ = hints_.chord_active;
   chord_ = nullptr;
@@ -137,7 +150,7 @@ NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
 }
 
 bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
   base_ = x;
   U_.setZero(n);
   nu_B_.setZero(m);
@@ -149,15 +162,12 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
   bool shared = first && hints_.B != nullptr && hints_.phi != nullptr && m > 0 &&
                 hints_.B->rows() == m && hints_.B->cols() == n;
   for (int it = 0;; ++it) {
-    sys_.gather(x, kin_);
     if (it == 0 && shared) {
       B_ = *hints_.B;
       phi_ = *hints_.phi;
-      G_.setZero(p, n);
-      g_.resize(p);
-      if (p > 0) sys_.gaps(kin_, x.t, &g_, MatrixSink(&G_));
+      space_.evaluate(x, nullptr, nullptr, nullptr, &g_, &G_);
     } else {
-      jacobians(kin_, x.t);
+      jacobians(x);
     }
     if (it == 0) {
       effective_masses();
@@ -233,42 +243,30 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     U_ += rhs_.head(n);
     nu_B_ += rhs_.segment(n, m);
     nu_N_ += rhs_.tail(p);
-    integrate_configuration(base_, U_, x);
+    space_.integrate(base_, U_, x);
   }
 }
 
 void NonsmoothCorrection::effective_masses() {
   // r_j = 1/(G_j M⁻¹ G_jᵀ), the effective mass of contact j, from the current G_.
-  const int p = sys_.num_gaps();
-  r_eff_.resize(p);
-  const Model& model = sys_.model();
-  if (inv_inertia_.size() != model.bodies.size()) {
-    inv_inertia_.clear();
-    for (const Body& b : model.bodies) inv_inertia_.push_back(b.inertia_B.inverse());
-  }
-  for (int j = 0; j < p; ++j) {
-    double w = 0.0;
-    for (int b = 0; b < model.num_bodies(); ++b) {
-      w += G_.row(j).segment<3>(6 * b).squaredNorm() / model.bodies[b].mass;
-      const Vec3 gr = G_.row(j).segment<3>(6 * b + 3).transpose();
-      w += gr.dot(inv_inertia_[b] * gr);
-    }
-    r_eff_(j) = w > 0.0 ? 1.0 / w : 1.0;
-  }
+  space_.inverse_mass_weights(G_, r_eff_);
+  for (Eigen::Index j = 0; j < r_eff_.size(); ++j)
+    r_eff_(j) = r_eff_(j) > 0.0 ? 1.0 / r_eff_(j) : 1.0;
 }
 
 bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothReport& rep) {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
+  VecX& v = space_.velocity(x);
   const VecX& e = sys_.restitution();
   // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n.
   if (p > 0 && prev.gdot_N.size() == p) {
     gdot_pre_ = prev.gdot_N;  // G(q_n) v_n, kept from the previous step
   } else if (p > 0) {
-    std::vector<BodyKinematics> kin_prev;
-    sys_.gather(prev, kin_prev);
-    MatX Gp = MatX::Zero(p, n);
-    sys_.gaps(kin_prev, prev.t, nullptr, MatrixSink(&Gp));
-    gdot_pre_ = Gp * prev.v;
+    MatX Gp;
+    VecX gp;
+    State at_prev = prev;  // the space may evaluate rows through its own workspace
+    space_.evaluate(at_prev, nullptr, nullptr, nullptr, &gp, &Gp);
+    gdot_pre_ = Gp * space_.velocity(at_prev);
   } else {
     gdot_pre_.resize(0);
   }
@@ -285,7 +283,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     carried_[j] = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
     candidate_[j] = g_tilde_(j) <= 0.0 || x.nu(j) > 0.0 || carried_[j];
   }
-  v_smooth_ = x.v;
+  v_smooth_ = v;
   gdot_.noalias() = G_ * v_smooth_;
   gdot_smooth_ = gdot_;
   // Restitution applies to impacts this step can resolve: an approach faster than the change of
@@ -314,7 +312,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // The jump is solved 1000 times below newton_tol (plus round-off of the momenta): its error is
   // a velocity in any direction, and at newton_tol per step it random-walked the energy of a
   // sliding contact by 3e-6 over 50 000 steps (1e-7 now).
-  sys_.mass_times(v_smooth_, Mx_);
+  space_.mass_times(v_smooth_, Mx_);
   const double vtol = 1e-3 * tol_ + 1e-14 * Mx_.lpNorm<Eigen::Infinity>();
   const double h = x.t - prev.t;
   int solves = 0;
@@ -325,11 +323,11 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     double last = INFINITY;
     const int solves_before = solves;
     for (int it = 0;; ++it) {
-      x.v = v_smooth_ + W_;
+      v = v_smooth_ + W_;
       momentum_residual(W_, mu_B_, Lambda_, solves == solves_before);  // all zero before a solve
       rhs_.segment(n, m) = -phi_t_;
-      rhs_.segment(n, m).noalias() -= B_ * x.v;
-      gdot_.noalias() = G_ * x.v;
+      rhs_.segment(n, m).noalias() -= B_ * v;
+      gdot_.noalias() = G_ * v;
       for (int j = 0; j < p; ++j)
         rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e_eff_(j) * gdot_pre_(j)) : -Lambda_(j);
       const double residual = rhs_.lpNorm<Eigen::Infinity>();
@@ -391,7 +389,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     }
     break;
   }
-  x.v = v_smooth_ + W_;
+  v = v_smooth_ + W_;
   x.v_jump = W_;
   x.lambda_jump = mu_B_;
   rep.velocity_iterations += solves;
@@ -407,7 +405,7 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   const VecX& Lambda = x.Lambda;
   // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted. g_ and G_
   // are those of q_{n+1}; G v_{n+1} is the next step's pre-impact normal velocity.
-  x.gdot_N.noalias() = G_ * x.v;
+  x.gdot_N.noalias() = G_ * v;
   for (int j = 0; j < p; ++j) {
     const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
     const bool closed = g_(j) <= 10.0 * tol_ || x.nu(j) > 0.0 || Lambda(j) > 0.0 || carried;
@@ -437,7 +435,7 @@ bool NonsmoothCorrection::plastic_would_be_safer() const {
   // Round-off of Λᵀ G v is ~1e-16 of its terms; 1e-9 of the kinetic energy is far above it and
   // far below any energy a real rebound moves.
   VecX Mv;
-  sys_.mass_times(v_smooth_, Mv);
+  space_.mass_times(v_smooth_, Mv);
   return work > 1e-9 * 0.5 * v_smooth_.dot(Mv) + 1e-300;
 }
 

@@ -13,9 +13,11 @@
 // contact, balances r·g against ν (reference.md §1.3: r changes convergence, not the answer).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/correction_space.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/mass_saddle_schur.hpp"
 
@@ -53,6 +55,10 @@ class NonsmoothCorrection {
   // SolverSettings (negative: one step's change of the smooth normal velocity).
   NonsmoothCorrection(const System& sys, double tol, int max_iterations,
                       double restitution_threshold);
+  // The same in the coordinates of `space` (kept by reference; not body poses: frictionless
+  // contacts only, and the dense LU of the whole system).
+  NonsmoothCorrection(const System& sys, CorrectionSpace& space, double tol, int max_iterations,
+                      double restitution_threshold);
 
   // x holds (q̃, ṽ) on entry and (q_{n+1}, v_{n+1}) on return, with x.nu, x.Lambda and
   // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
@@ -85,8 +91,9 @@ class NonsmoothCorrection {
     std::vector<char> active;
     bool valid = false;
   };
-  // Φ, Φ_t, B and g, G at configuration kin (into phi_, phi_t_, B_, g_, G_).
-  void jacobians(const std::vector<BodyKinematics>& kin, double t);
+  void size_workspace();  // the constructors' common part
+  // Φ, Φ_t, B and g, G at the configuration of x (into phi_, phi_t_, B_, g_, G_).
+  void jacobians(const State& x);
   bool factor(Factorization& f, const std::vector<char>& active);
   // rhs_.head(n) = −(M x + Bᵀμ − GᵀΛ), the momentum residual of both corrections (x = U or W);
   // `all_zero` when x, μ and Λ are all still zero (skips the products).
@@ -104,13 +111,15 @@ class NonsmoothCorrection {
   std::string closed_gaps(const std::vector<char>& active) const;
 
   const System& sys_;
+  std::unique_ptr<CorrectionSpace> own_space_;  // body poses, when no space was given
+  CorrectionSpace& space_;
   double tol_;
   int max_iterations_;
   double restitution_threshold_;
-  bool dense_;
+  bool dense_;  // a small model: refactored at every step's first iterate
+  bool schur_;  // dense_ in body poses: through the Schur complement of the block-diagonal M
   Factorization pos_, vel_;
-  std::vector<Mat3> inv_inertia_;
-  std::vector<BodyKinematics> kin_;
+  std::vector<BodyKinematics> kin_;  // the frictional paths' body kinematics
   MatX B_, G_;
   VecX phi_, phi_t_, g_, r_eff_, g_tilde_, e_eff_;
   // Workspace, sized once.
