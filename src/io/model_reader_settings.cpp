@@ -157,11 +157,11 @@ void warn_ignored(const MapView& m, const SolverSettings& s) {
   if (s.integrator == IntegratorKind::kNsga && penalty_family)
     warn_unused(m, {"formulation"},
                 "nsga always uses the stabilized formulation (its contacts need the projections)");
-  if (is_explicit(s.integrator) || s.integrator == IntegratorKind::kNsga || penalty_family ||
+  if (is_explicit(s.integrator) || (s.integrator != IntegratorKind::kNsga && penalty_family) ||
       s.newton == NewtonMode::kFull)
     warn_unused(m, {"coordinates"},
-                "joint coordinates are used by the generalized-α family with newton: modified "
-                "and formulation index3 or stabilized only; this run is in body poses");
+                "joint coordinates are used by nsga and the generalized-α family with newton: "
+                "modified (and formulation index3 or stabilized) only; this run is in body poses");
   if (!s.adaptive)
     warn_unused(m, {"rtol", "atol", "min_step", "max_step"},
                 "step-size control is off (adaptive: false)");

@@ -199,19 +199,27 @@ bool GeneralizedAlpha::choose_persistent(const State& s) {
   // impact law exactly. Frictional contacts stay with the corrections (their friction impulse
   // is μ times the normal impulse).
   any_persistent_ = false;
-  const int p = gap_rows_;
-  if (p == 0 || !settings_.persistent_contacts) return false;
-  persistent_.assign(p, 0);
+  if (gap_rows_ == 0) return false;
+  any_persistent_ = persistent_contacts(sys_, settings_, s, persistent_);
+  return any_persistent_;
+}
+
+bool GeneralizedAlpha::persistent_contacts(const System& sys, const SolverSettings& settings,
+                                           const State& s, std::vector<char>& persistent) {
+  const int p = sys.num_gaps();
+  persistent.assign(p, 0);
+  if (p == 0 || !settings.persistent_contacts) return false;
   if (static_cast<int>(s.contact.size()) != p || s.gdot_N.size() != p) return false;
-  const VecX& mu = sys_.friction();
-  const double speed = kPersistentSpeedFactor * settings_.newton_tol;
+  const VecX& mu = sys.friction();
+  const double speed = kPersistentSpeedFactor * settings.newton_tol;
+  bool any = false;
   for (int j = 0; j < p; ++j) {
     if (s.contact[j] != ContactState::kOpen && std::abs(s.gdot_N(j)) <= speed && mu(j) <= 0.0) {
-      persistent_[j] = 1;
-      any_persistent_ = true;
+      persistent[j] = 1;
+      any = true;
     }
   }
-  return any_persistent_;
+  return any;
 }
 
 namespace {

@@ -29,9 +29,7 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
   const Model& model = sys.model();
   const int nb = model.num_bodies();
   if (nb == 0) return refuse("the model has no bodies");
-  if (sys.num_gaps() > 0) return refuse("the model has unilateral contacts");
-  if (sys.num_memory() > 0 || sys.num_ideal_rows() > 0)
-    return refuse("the model has elements with memory or clearance joints");
+  if (sys.num_memory() > 0) return refuse("the model has elements with memory");
   if (sys.has_removed_rows()) return refuse("the model has redundant joint rows");
   // Tree-capable joints by body, for a breadth-first walk from ground; every other constraint
   // element keeps its rows.

@@ -42,20 +42,29 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
   };
   if (st.coordinates == CoordinateChoice::kAbsolute) return refuse("solver.coordinates: absolute");
   if (st.analysis != Analysis::kDynamic) return refuse("not a dynamic analysis");
-  if (st.integrator == IntegratorKind::kNsga || st.integrator == IntegratorKind::kRk4 ||
-      st.integrator == IntegratorKind::kDormandPrince)
+  if (st.integrator == IntegratorKind::kRk4 || st.integrator == IntegratorKind::kDormandPrince)
     return refuse("the integrator is not of the generalized-α family");
-  if (st.formulation != ConstraintFormulation::kIndex3 &&
+  // NSGA runs in the stabilized formulation whatever the setting says (GeneralizedAlpha): in
+  // joint coordinates its smooth step keeps the loops' rows at index 3 and its corrections
+  // project onto them.
+  const bool nsga = st.integrator == IntegratorKind::kNsga || sys.num_gaps() > 0;
+  if (!nsga && st.formulation != ConstraintFormulation::kIndex3 &&
       st.formulation != ConstraintFormulation::kStabilized)
     return refuse("the constraint formulation is ali3p or penalty");
+  if (!nsga && sys.num_ideal_rows() > 0) return refuse("the model has clearance joints");
+  if (nsga && sys.has_friction())
+    return refuse("the contacts have friction (the frictional velocity jump is in body poses)");
   if (st.newton != NewtonMode::kModified) return refuse("newton: full");
   const State s0 = initial_state(sys);
   const std::optional<JointTree> tree = JointTree::build(sys, s0, why);
   if (!tree) return false;
   if (tree->num_coordinates() > kMaxCoordinates)
     return refuse("more than " + std::to_string(kMaxCoordinates) + " joint coordinates");
+  if (nsga && tree->num_coordinates() + tree->num_loop_rows() + sys.num_gaps() >= kDenseLimit)
+    return refuse("NSGA with more than " + std::to_string(kDenseLimit) +
+                  " joint coordinates, loop rows and contacts");
   if (tree->num_loop_rows() == 0) return true;
-  if (st.formulation != ConstraintFormulation::kIndex3)
+  if (!nsga && st.formulation != ConstraintFormulation::kIndex3)
     return refuse("closed loops with the stabilized formulation");
   // The loops' rows must be independent in joint coordinates: a planar loop's out-of-plane rows
   // are already held by the tree (body poses drop such rows as redundant; here they stay with
@@ -77,7 +86,7 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
 void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
                           const std::vector<BodyKinematics>& kin, double t, VecX* phi,
                           const MatX* J, MatX* B_red, LoopForces* forces,
-                          const std::vector<char>* skip) {
+                          const std::vector<char>* skip, VecX* phi_t) {
   int row = 0;
   ConstraintBlock cb;
   cb.want_zeta = false;
@@ -92,6 +101,7 @@ void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
     el.constraint(sys.input(e, t, kin), cb);
     const int bi = el.body_i(), bj = el.body_j();
     if (phi) phi->segment(row, cb.m) = cb.phi.head(cb.m);
+    if (phi_t) phi_t->segment(row, cb.m) = cb.phi_t.head(cb.m);
     if (B_red) {
       B_red->middleRows(row, cb.m).setZero();
       if (bi != kGround)
@@ -112,24 +122,29 @@ void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
   }
 }
 
-TreeAlpha::TreeAlpha(const System& sys, const SolverSettings& settings)
-    : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
-  kin_.resize(sys.model().num_bodies());
+void TreeAlpha::coordinate_driver_rows(double t, const VecX& q, VecX* phi, VecX* phi_t,
+                                       MatX* B) const {
+  for (const CoordinateDriver& d : coordinate_drivers_) {
+    if (phi) (*phi)(d.row) = d.theta0 + d.sigma * q(d.coord) - d.driver->target(t);
+    if (phi_t) (*phi_t)(d.row) = -d.driver->target_d1(t);
+    if (B) {
+      B->row(d.row).setZero();
+      (*B)(d.row, d.coord) = d.sigma;
+    }
+  }
 }
 
-void TreeAlpha::gather_loop_lambda(const State& s, VecX& lam) const {
+void TreeAlpha::gather_loop_lambda(const VecX& global, VecX& lam) const {
   lam.setZero(static_cast<Eigen::Index>(loop_global_rows_.size()));
-  if (s.lambda.size() != sys_.num_constraints()) return;
+  if (global.size() != sys_.num_constraints()) return;
   for (std::size_t k = 0; k < loop_global_rows_.size(); ++k)
-    if (loop_global_rows_[k] >= 0)
-      lam(static_cast<Eigen::Index>(k)) = s.lambda(loop_global_rows_[k]);
+    if (loop_global_rows_[k] >= 0) lam(static_cast<Eigen::Index>(k)) = global(loop_global_rows_[k]);
 }
 
-void TreeAlpha::scatter_loop_lambda(const VecX& lam, State& s) const {
-  if (s.lambda.size() != sys_.num_constraints()) s.lambda.setZero(sys_.num_constraints());
+void TreeAlpha::scatter_loop_lambda(const VecX& lam, VecX& global) const {
+  if (global.size() != sys_.num_constraints()) global.setZero(sys_.num_constraints());
   for (std::size_t k = 0; k < loop_global_rows_.size(); ++k)
-    if (loop_global_rows_[k] >= 0)
-      s.lambda(loop_global_rows_[k]) = lam(static_cast<Eigen::Index>(k));
+    if (loop_global_rows_[k] >= 0) global(loop_global_rows_[k]) = lam(static_cast<Eigen::Index>(k));
 }
 
 void TreeAlpha::start(State& s) {
@@ -152,7 +167,7 @@ void TreeAlpha::start(State& s) {
   tree_->rates(kin_, s.tree_qd);
   // q̈ of the state's accelerations (consistent ones, from make_consistent): the mass-weighted
   // solution of J q̈ = v̇ − J̇q̇, exact when v̇ moves along the joints.
-  gather_loop_lambda(s, lam_);
+  gather_loop_lambda(s.lambda, lam_);
   evaluate(s.t, s.tree_q, s.tree_R, s.tree_qd, VecX::Zero(n), VecX::Zero(lam_.size()));
   const VecX vdot_rel = s.vdot - vdot_;
   for (int b = 0; b < sys_.model().num_bodies(); ++b) {
@@ -167,6 +182,7 @@ void TreeAlpha::start(State& s) {
   s.tree_qdd = A_.ldlt().solve(r_);
   tree_->jacobian(kin_, J_);
   find_coordinate_drivers(s);
+  start_corrections();
   s.tree_a = s.tree_qdd;
   factored_h_ = -1.0;
   hist_end_t_ = -INFINITY;
@@ -230,11 +246,10 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
     LoopForces forces{lam, y_};
     loop_rows(sys_, *tree_, kin_, t, &phi_, nullptr, nullptr, &forces, &skip_);
   }
+  if (any_persistent_) persistent_rows(t);
   tree_->transpose_times(kin_, y_, r_);
-  for (const CoordinateDriver& d : coordinate_drivers_) {
-    phi_(d.row) = d.theta0 + d.sigma * q(d.coord) - d.driver->target(t);
-    r_(d.coord) += d.sigma * lam(d.row);
-  }
+  coordinate_driver_rows(t, q, &phi_, nullptr, nullptr);
+  for (const CoordinateDriver& d : coordinate_drivers_) r_(d.coord) += d.sigma * lam(d.row);
 }
 
 bool TreeAlpha::factor(double t, double h) {
@@ -259,7 +274,7 @@ bool TreeAlpha::factor(double t, double h) {
     }
   }
   tree_->project_blocks(kin_, blocks_, A_);
-  if (!couplings_.empty() || m > 0) tree_->jacobian(kin_, J_);
+  if (!couplings_.empty() || m > 0 || any_persistent_) tree_->jacobian(kin_, J_);
   if (!couplings_.empty()) {
     K_.resize(6 * nb, 6 * nb);
     K_.setFromTriplets(couplings_.begin(), couplings_.end());
@@ -268,20 +283,29 @@ bool TreeAlpha::factor(double t, double h) {
   if (m > 0) {
     B_red_.resize(m, n);
     loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr, &skip_);
-    for (const CoordinateDriver& d : coordinate_drivers_) {
-      B_red_.row(d.row).setZero();
-      B_red_(d.row, d.coord) = d.sigma;
-    }
+    coordinate_driver_rows(t, q_, nullptr, nullptr, &B_red_);
   }
-  if (m > 0) {
-    saddle_.setZero(n + m, n + m);
+  // NSGA: a row G_b J (velocity level) and a column −(G_b J)ᵀ per persistent contact, an identity
+  // row (λ_N = 0) per other contact, as GeneralizedAlpha's [M Bᵀ −Gᵀ; B; G].
+  const int p = nsga_ ? sys_.num_gaps() : 0;
+  if (m + p > 0) {
+    saddle_.setZero(n + m + p, n + m + p);
     saddle_.topLeftCorner(n, n) = A_;
-    saddle_.topRightCorner(n, m) = B_red_.transpose();
-    saddle_.bottomLeftCorner(m, n) = B_red_;
+    saddle_.block(0, n, n, m) = B_red_.transpose();
+    saddle_.block(n, 0, m, n) = B_red_;
+    for (int j = 0; j < p; ++j) {
+      if (any_persistent_ && persistent_[j]) {
+        saddle_.block(n + m + j, 0, 1, n).noalias() = G_body_.row(j) * J_;
+        saddle_.block(0, n + m + j, n, 1) = -saddle_.block(n + m + j, 0, 1, n).transpose();
+      } else {
+        saddle_(n + m + j, n + m + j) = 1.0;
+      }
+    }
     lu_.compute(saddle_);
   } else {
     lu_.compute(A_);
   }
+  factored_persistent_ = persistent_;
   // Singular: a zero pivot, or one at round-off of the largest (the determinant is no test: the
   // product of a long chain's pivots underflows).
   if (!lu_.matrixLU().allFinite()) return false;
@@ -290,7 +314,7 @@ bool TreeAlpha::factor(double t, double h) {
   // Small matrices are solved by their inverse: one matrix-vector product per iteration instead
   // of two triangular solves (the slider–crank's 9 × 9: 10 % of a step), at the LU's accuracy
   // for the well-conditioned iteration matrices of small trees.
-  use_inverse_ = n + m <= kInverseSize;
+  use_inverse_ = n + m + p <= kInverseSize;
   if (use_inverse_) inverse_ = lu_.inverse();
   factored_h_ = h;
   return true;
@@ -306,12 +330,10 @@ void TreeAlpha::configure(const State& s) {
 
 StepResult TreeAlpha::step(State& s, double h) {
   if (body_poses_) return body_poses_->step(s, h);
-  const StepResult res = joint_step(s, h);
-  if (res.converged && settings_.coordinates == CoordinateChoice::kAuto) judge_cost(s, res);
-  return res;
+  return joint_step(s, h);
 }
 
-void TreeAlpha::judge_cost(State& s, const StepResult& res) {
+void TreeAlpha::judge_cost(State& s, int smooth) {
   // Joint coordinates pay off when their dense matrix is refactorized rarely (the slider–crank
   // at h = 1e-5 s: 0.045 per step, a planar 10-link chain at 1e-4 s: 0.07). Where it is
   // refactorized at nearly every step (a spatial chain of spherical joints at h = 1e-3 s: the
@@ -319,8 +341,11 @@ void TreeAlpha::judge_cost(State& s, const StepResult& res) {
   // matrix costs O(bodies), not O(n³)) the run goes on in body poses, from the state reached.
   // The rate is that of the whole run so far, judged every kJudgeSteps steps: a burst of
   // refactorizations (a fast passage) does not decide, a run that refactorizes throughout does.
+  // Under NSGA body poses refactorize at every step too (their corrections use the factorization
+  // as a chord) and the dense matrix is small (applies() keeps it under kDenseLimit): no switch.
+  if (nsga_) return;
   ++judged_steps_;
-  judged_factorizations_ += res.factorizations;
+  judged_factorizations_ += smooth;
   if (judged_steps_ % kJudgeSteps != 0) return;
   const double rate =
       static_cast<double>(judged_factorizations_) / static_cast<double>(judged_steps_);
@@ -338,9 +363,10 @@ void TreeAlpha::judge_cost(State& s, const StepResult& res) {
 }
 
 std::string TreeAlpha::name() const {
-  if (!body_poses_) return "generalized-alpha (joint coordinates)";
+  const char* scheme = nsga_ ? "nsga" : "generalized-alpha";
+  if (!body_poses_) return std::string(scheme) + " (joint coordinates)";
   std::ostringstream os;
-  os << "generalized-alpha (joint coordinates, body poses from t = " << switch_time_ << " s)";
+  os << scheme << " (joint coordinates, body poses from t = " << switch_time_ << " s)";
   return os.str();
 }
 
@@ -351,7 +377,90 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     res.message = "the joint-coordinate tree could not be built";
     return res;
   }
+  const VecX a_n = s.tree_a, qdd_n = s.tree_qdd;  // restart_accelerations may change them
+  bool restarted = false;
+  if (nsga_) {
+    choose_persistent(s);
+    restarted = restart_accelerations(s);
+  }
+  extrapolate_ = !restarted && s.t == hist_end_t_ && qdd_hist_.size() == s.tree_qdd.size() &&
+                 persistent_ == hist_persistent_;
+  for (;;) {
+    StepResult attempt;
+    smooth_solve(s, h, attempt);
+    res.iterations += attempt.iterations;
+    res.factorizations += attempt.factorizations;
+    res.converged = attempt.converged;
+    res.message = attempt.message;
+    if (!res.converged || !any_persistent_) break;
+    // A persistent contact whose smooth force came out pulling is separating: let it go and
+    // solve the step again (as GeneralizedAlpha::step).
+    bool released = false;
+    for (std::size_t j = 0; j < persistent_.size(); ++j) {
+      if (persistent_[j] && lamN_(static_cast<Eigen::Index>(j)) < 0.0) {
+        persistent_[j] = 0;
+        released = true;
+      }
+    }
+    if (!released) break;
+    any_persistent_ = std::find(persistent_.begin(), persistent_.end(), 1) != persistent_.end();
+    s.tree_a = a_n;
+    s.tree_qdd = qdd_n;
+    restart_accelerations(s);
+    extrapolate_ = false;
+  }
+  const double t = s.t + h;
+  if (!res.converged) {
+    factored_h_ = -1.0;
+    s.tree_a = a_n;
+    s.tree_qdd = qdd_n;
+    res.message = failure_report(s, t, h) + (res.message.empty() ? "" : " (" + res.message + ")");
+    return res;
+  }
+  const int smooth_factorizations = res.factorizations;
+  if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
+  if (nsga_) {
+    trial_ = s;
+    store(t, trial_);
+    if (!correct(s, trial_, res)) {
+      factored_h_ = -1.0;
+      s.tree_a = a_n;
+      s.tree_qdd = qdd_n;
+      res.converged = false;
+      res.message = "NSGA correction failed at t = " + std::to_string(t) +
+                    " s (step h = " + std::to_string(h) + " s): " + res.message;
+      return res;
+    }
+  }
+  qdd_hist_ = s.tree_qdd;
+  gather_loop_lambda(s.lambda, lam_hist_);
+  lamN_hist_ = s.lambda_N;
+  hist_persistent_ = persistent_;
+  hist_h_ = h;
+  hist_end_t_ = t;
+  if (nsga_) {
+    std::swap(s, trial_);
+  } else {
+    store(t, s);
+  }
+  if (settings_.coordinates == CoordinateChoice::kAuto) judge_cost(s, smooth_factorizations);
+  return res;
+}
+
+void TreeAlpha::store(double t, State& s) {
+  s.tree_q = q_;
+  s.tree_R = Q_;
+  s.tree_qd = qd_;
+  s.tree_qdd = qdd_;
+  s.tree_a = a_;
+  if (tree_->num_loop_rows() > 0) scatter_loop_lambda(lam_, s.lambda);
+  if (nsga_) s.lambda_N = lamN_;
+  write_state(t, s);
+}
+
+void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
+  const int p = nsga_ ? sys_.num_gaps() : 0;
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   const double beta_p = p_.beta_prime(h);
   const double gamma_p = p_.gamma_prime(h);
@@ -359,14 +468,14 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
   // The Newton stop of GeneralizedAlpha's modified Newton (generalized_alpha.cpp, smooth_solve),
   // in joint coordinates: κ h²|β − 1/6|‖a_{n+1} − a_n‖∞, capped by newton_tol, bounded by the
   // accelerations, floored at round-off (of the bodies' positions and of the joint coordinates,
-  // a driven crank's angle among them).
+  // a driven crank's angle among them). NSGA keeps the absolute test, as in body poses.
   const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
   const double roundoff =
       std::max(newton_stop::roundoff(s),
                newton_stop::kRoundoffFloor * (1.0 + s.tree_q.lpNorm<Eigen::Infinity>()));
   const double newton_tol = alpha_newton_cap(settings_, roundoff);
   const double tol_floor = std::min(newton_tol, roundoff);
-  const bool step_stop = settings_.newton_step_error_stop;
+  const bool step_stop = settings_.newton_step_error_stop && !nsga_;
   auto step_tol = [&]() {
     const double est = err_c * (a_ - s.tree_a).lpNorm<Eigen::Infinity>();
     const double pos =
@@ -374,13 +483,19 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     return step_stop ? newton_stop::accel_bound(qdd_, beta_p, tol_floor, pos) : pos;
   };
 
-  // Predictor: q̈ and λ extrapolated from the last step when it ended here, else held.
+  // Predictor: q̈ and the multipliers extrapolated from the last step when it ended here (with
+  // the same persistent contacts), else held.
   qdd_ = s.tree_qdd;
-  gather_loop_lambda(s, lam_);
-  const bool extrapolate = s.t == hist_end_t_ && qdd_hist_.size() == n;
-  if (extrapolate) {
-    qdd_ += (h / hist_h_) * (s.tree_qdd - qdd_hist_);
-    if (m > 0) lam_ += (h / hist_h_) * (lam_ - lam_hist_);
+  gather_loop_lambda(s.lambda, lam_);
+  lamN_.setZero(p);
+  for (int j = 0; j < p; ++j)
+    if (persistent_[j] && s.lambda_N.size() == p) lamN_(j) = s.lambda_N(j);
+  if (extrapolate_) {
+    const double r = h / hist_h_;
+    qdd_ += r * (s.tree_qdd - qdd_hist_);
+    if (m > 0) lam_ += r * (lam_ - lam_hist_);
+    for (int j = 0; j < p; ++j)
+      if (persistent_[j] && lamN_hist_.size() == p) lamN_(j) += r * (s.lambda_N(j) - lamN_hist_(j));
   }
   a_ = ((1.0 - af) * qdd_ + af * s.tree_qdd - am * s.tree_a) / (1.0 - am);
   hdq_ = h * s.tree_qd + h * h * (0.5 - beta) * s.tree_a + h * h * beta * a_;
@@ -388,13 +503,15 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
   configure(s);
   const double motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * tol_floor);
 
-  if (std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
+  if (std::abs(factored_h_ - h) > 1e-9 * h || factored_persistent_ != persistent_)
+    factored_h_ = -1.0;
   double last_dx = INFINITY, prev_dx = INFINITY;
   int fresh_at = -1;       // the iteration whose matrix was factorized at its iterate
   bool evaluated = false;  // kin_ and vdot_ belong to the final iterate
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
     evaluate(t, q_, Q_, qd_, qdd_, lam_);
-    const double phi_norm = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    double phi_norm = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>() / gamma_p);
     if (!r_.allFinite() || !std::isfinite(phi_norm)) break;
     const double tol = step_tol();
     if (it > 0 && last_dx <= tol && phi_norm <= tol) {
@@ -417,9 +534,11 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
       ++res.factorizations;
       fresh_at = it;
     }
-    rhs_.resize(n + m);
+    rhs_.resize(n + m + p);
     rhs_.head(n) = -r_ / beta_p;
-    if (m > 0) rhs_.tail(m) = -phi_;
+    if (m > 0) rhs_.segment(n, m) = -phi_;
+    for (int j = 0; j < p; ++j)
+      rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) / gamma_p : -lamN_(j) / beta_p;
     if (use_inverse_) {
       sol_.noalias() = inverse_ * rhs_;
     } else {
@@ -447,7 +566,8 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     qd_ += gamma_p * xi;
     qdd_ += beta_p * xi;
     a_ += ((1.0 - af) / (1.0 - am)) * beta_p * xi;
-    if (m > 0) lam_ += beta_p * rhs_.tail(m);
+    if (m > 0) lam_ += beta_p * rhs_.segment(n, m);
+    if (p > 0) lamN_ += beta_p * rhs_.tail(p);
     res.iterations = it + 1;
     // Accept when the contraction rate ρ bounds the remaining error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10, or
     // the increment is at the round-off floor (as in body poses).
@@ -462,28 +582,10 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
       }
     }
   }
-  if (!res.converged) {
-    factored_h_ = -1.0;
-    res.message = failure_report(s, t, h) + (res.message.empty() ? "" : " (" + res.message + ")");
-    return res;
-  }
-  if (!evaluated) {
+  if (res.converged && !evaluated) {
     tree_->kinematics(q_, Q_, qd_, kin_);
     tree_->accelerations(kin_, qd_, qdd_, vdot_);
   }
-  if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
-  qdd_hist_ = s.tree_qdd;
-  gather_loop_lambda(s, lam_hist_);
-  hist_h_ = h;
-  hist_end_t_ = t;
-  s.tree_q = q_;
-  s.tree_R = Q_;
-  s.tree_qd = qd_;
-  s.tree_qdd = qdd_;
-  s.tree_a = a_;
-  if (m > 0) scatter_loop_lambda(lam_, s);
-  write_state(t, s);
-  return res;
 }
 
 std::string TreeAlpha::failure_report(const State& start, double t, double h) const {
@@ -548,17 +650,34 @@ double TreeAlpha::scaled_local_error(const VecX& da, double h) {
 void TreeAlpha::complete_outputs(State& s) {
   if (body_poses_) return;
   if (!tree_ || s.tree_q.size() != tree_->num_coordinates() || sys_.num_constraints() == 0) return;
-  // The tree joints' reactions carry each subtree's M v̇ − f and the loops' forces Bᵀλ on it.
+  // The tree joints' reactions carry each subtree's M v̇ − f, the loops' forces Bᵀλ and the
+  // persistent contacts' forces Gᵀλ_N on it; under NSGA their impulses likewise carry M W, the
+  // loops' μ and the contacts' Λ_N.
   sys_.gather(s, kin_);
   sys_.forces(kin_, s.t, f_, MatrixSink(), MatrixSink());
-  if (tree_->num_loop_rows() > 0) {
-    gather_loop_lambda(s, lam_);
-    y_.setZero(f_.size());
-    LoopForces forces{lam_, y_};
-    loop_rows(sys_, *tree_, kin_, s.t, nullptr, nullptr, nullptr, &forces);
-    f_ -= y_;
+  const int p = nsga_ ? sys_.num_gaps() : 0;
+  if (p > 0) {
+    G_body_.setZero(p, f_.size());
+    gN_.resize(p);
+    sys_.gaps(kin_, s.t, &gN_, MatrixSink(&G_body_));
   }
+  auto external = [&](const VecX& global, const VecX* contact, VecX& f) {
+    if (tree_->num_loop_rows() > 0) {
+      gather_loop_lambda(global, lam_);
+      y_.setZero(f.size());
+      LoopForces forces{lam_, y_};
+      loop_rows(sys_, *tree_, kin_, s.t, nullptr, nullptr, nullptr, &forces);
+      f -= y_;
+    }
+    if (contact != nullptr && contact->size() == p) f.noalias() += G_body_.transpose() * *contact;
+  };
+  external(s.lambda, &s.lambda_N, f_);
   tree_->reactions(sys_, kin_, s.t, s.vdot, f_, s.lambda);
+  if (p > 0 && s.lambda_jump.size() == sys_.num_constraints() && s.v_jump.size() == f_.size()) {
+    f_.setZero();
+    external(s.lambda_jump, &s.Lambda, f_);
+    tree_->reactions(sys_, kin_, s.t, s.v_jump, f_, s.lambda_jump);
+  }
 }
 
 }  // namespace cs

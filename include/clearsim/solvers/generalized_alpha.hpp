@@ -57,6 +57,10 @@ class GeneralizedAlpha final : public Integrator {
   std::string name() const override;
   void rows_changed() override;
   const AlphaParameters& parameters() const { return p_; }
+  // NSGA: the contacts of s that the smooth step carries as velocity rows (closed after the last
+  // step with no normal velocity, to tolerance, and frictionless) into `persistent`; true if any.
+  static bool persistent_contacts(const System& sys, const SolverSettings& settings, const State& s,
+                                  std::vector<char>& persistent);
 
  private:
   void evaluate(const State& s, bool need_matrix);

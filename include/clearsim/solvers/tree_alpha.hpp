@@ -12,6 +12,11 @@
 // which modified Newton can leave out) is dense, of the size of q, factorized when an iteration
 // contracts slowly and kept across steps otherwise (modified Newton). The joint reactions are
 // computed for the outputs only (complete_outputs).
+//
+// Under NSGA (frictionless contacts) the smooth step carries the persistent contacts as velocity
+// rows G J q̇ = 0 with forces λ_N, as GeneralizedAlpha does in body poses, and NonsmoothCorrection
+// then projects positions and velocities in joint coordinates (metric M̄ = JᵀMJ, rows B_L J and
+// G J; tree_nsga.cpp, tree_space.cpp).
 #pragma once
 
 #include <Eigen/LU>
@@ -25,6 +30,7 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/joint_tree.hpp"
+#include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -33,30 +39,37 @@ class TreeAlpha final : public Integrator {
  public:
   // The tree is built at the first step, whose start is its reference state.
   TreeAlpha(const System& sys, const SolverSettings& settings);
+  ~TreeAlpha() override;
 
-  // True if `sys` can run in joint coordinates with `settings` (generalized-α family, modified
-  // Newton, solver.coordinates auto, loops' rows independent in joint coordinates); otherwise
-  // false and why in `why`.
+  // True if `sys` can run in joint coordinates with `settings` (generalized-α family or NSGA
+  // without friction, modified Newton, solver.coordinates auto, loops' rows independent in joint
+  // coordinates); otherwise false and why in `why`.
   static bool applies(const System& sys, const SolverSettings& settings, std::string* why);
 
   StepResult step(State& s, double h) override;
   int order() const override { return 2; }
-  // "generalized-alpha (joint coordinates)", with the time it went over to body poses if it did.
+  // "generalized-alpha (joint coordinates)" or "nsga (joint coordinates)", with the time it went
+  // over to body poses if it did.
   std::string name() const override;
   // Joint reactions λ of s (the step leaves them out).
   void complete_outputs(State& s) override;
 
  private:
+  class Space;  // the NSGA corrections' view of the tree (tree_space.cpp)
   // Bᵀλ of the loops' rows added to body forces y.
   struct LoopForces {
     const VecX& lambda;
     VecX& y;
   };
-  // The loops' rows at `kin`: Φ_L into phi, B_L J into B_red (with J), B_Lᵀλ into forces; any
-  // may be null. Loop elements flagged in `skip` are left out (their rows untouched).
+  // The loops' rows at `kin`: Φ_L into phi, B_L J into B_red (with J), B_Lᵀλ into forces, Φ_t
+  // into phi_t; any may be null. Loop elements flagged in `skip` are left out (their rows
+  // untouched).
   static void loop_rows(const System& sys, const JointTree& tree,
                         const std::vector<BodyKinematics>& kin, double t, VecX* phi, const MatX* J,
-                        MatX* B_red, LoopForces* forces, const std::vector<char>* skip = nullptr);
+                        MatX* B_red, LoopForces* forces, const std::vector<char>* skip = nullptr,
+                        VecX* phi_t = nullptr);
+  // The coordinate drivers' rows (Φ, Φ_t, B) over what loop_rows() left in them; any may be null.
+  void coordinate_driver_rows(double t, const VecX& q, VecX* phi, VecX* phi_t, MatX* B) const;
   // Drivers of tree joints, whose rows are evaluated in the joint's coordinate (see
   // find_coordinate_drivers(); needs J_ and kin_ at the reference state).
   struct CoordinateDriver {
@@ -67,13 +80,34 @@ class TreeAlpha final : public Integrator {
     const joints::JointDriver* driver = nullptr;
   };
   void find_coordinate_drivers(const State& s);
-  // The loops' multipliers in State::lambda (System's global rows) and back.
-  void gather_loop_lambda(const State& s, VecX& lam) const;
-  void scatter_loop_lambda(const VecX& lam, State& s) const;
-  // One step in joint coordinates.
+  // The loops' multipliers from a vector of System's global rows (State::lambda, lambda_jump) and
+  // back (sized to the global rows if it is not).
+  void gather_loop_lambda(const VecX& global, VecX& lam) const;
+  void scatter_loop_lambda(const VecX& lam, VecX& global) const;
+  // One step in joint coordinates: the smooth step (with the persistent contacts' release under
+  // NSGA), then the NSGA corrections.
   StepResult joint_step(State& s, double h);
-  // Goes over to body poses if the dense matrix is refactorized at most steps.
-  void judge_cost(State& s, const StepResult& res);
+  // The smooth step's Newton iteration from s, leaving the iterate in q_, Q_, qd_, qdd_, a_, lam_
+  // and lamN_.
+  void smooth_solve(const State& s, double h, StepResult& res);
+  // The iterate into s (joint coordinates, multipliers, body poses) at time t.
+  void store(double t, State& s);
+  // NSGA (tree_nsga.cpp). The corrections, once the tree is built.
+  void start_corrections();
+  // Persistent contacts as GeneralizedAlpha chooses them.
+  void choose_persistent(const State& s);
+  // a and q̈ of s made consistent with the persistent contacts at their onset (see
+  // GeneralizedAlpha::restart_accelerations); false if nothing was done.
+  bool restart_accelerations(State& s);
+  // The corrections on the smooth step's result x (s: the state at t_n); the velocity jump and
+  // its multipliers are left in joint coordinates (complete_outputs maps them).
+  bool correct(const State& s, State& x, StepResult& res);
+  // The persistent contacts' forces G_bᵀλ_N on the bodies added to y and their velocity rows
+  // r_c = G_b v, at kin_ (evaluate()).
+  void persistent_rows(double t);
+  // Goes over to body poses if the dense matrix is refactorized at most steps (`smooth`: the
+  // smooth step's factorizations of the step).
+  void judge_cost(State& s, int smooth);
   // Joint coordinates of s, with s as reference state if the tree has none yet.
   void start(State& s);
   // q_ and Q_ from s and the increment hdq_.
@@ -99,13 +133,21 @@ class TreeAlpha final : public Integrator {
   // Body poses, once joint coordinates have proved dearer (judge_cost()), and from when.
   std::unique_ptr<GeneralizedAlpha> body_poses_;
   double switch_time_ = 0.0;
-  long judged_steps_ = 0, judged_factorizations_ =
-                              0;  // the matrix is the residual's differences (sticky, see factor())
-  std::vector<int> loop_global_rows_;
+  long judged_steps_ = 0, judged_factorizations_ = 0;
+  std::vector<int> loop_global_rows_;  // System's global row of each loop row (−1: removed)
   std::vector<CoordinateDriver> coordinate_drivers_;
-  std::vector<char> skip_;  // per loop element: a coordinate driver  // System's global row of each
-                            // loop row (−1: removed)
+  std::vector<char> skip_;  // per loop element: a coordinate driver
   double factored_h_ = -1.0;
+  // NSGA: the corrections, persistent contacts (as in GeneralizedAlpha), the iterate's λ_N and
+  // the persistent rows' G_b v, the gaps' rows on the bodies (p × 6·bodies).
+  bool nsga_ = false;
+  std::unique_ptr<Space> space_;
+  std::unique_ptr<NonsmoothCorrection> nonsmooth_;
+  std::vector<char> persistent_, factored_persistent_, hist_persistent_;
+  bool any_persistent_ = false, extrapolate_ = false;
+  VecX lamN_, r_c_, gN_, lamN_hist_, v_body_;
+  MatX G_body_;
+  State trial_;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
   VecX qdd_hist_, lam_hist_;
   double hist_h_ = 0.0, hist_end_t_ = -INFINITY;

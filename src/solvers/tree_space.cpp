@@ -1,0 +1,67 @@
+#include "clearsim/solvers/tree_space.hpp"
+
+#include "clearsim/math/so3.hpp"
+
+namespace cs {
+
+TreeAlpha::Space::Space(const TreeAlpha& owner)
+    : owner_(owner), kin_(owner.sys_.model().num_bodies()) {
+  mass_blocks_.assign(owner.sys_.model().num_bodies(), Mat6::Zero());
+  owner.sys_.mass(MatrixSink(&mass_blocks_));
+}
+
+void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B, VecX* g, MatX* G) {
+  const System& sys = owner_.sys_;
+  const JointTree& tree = *owner_.tree_;
+  const int n = tree.num_coordinates(), m = tree.num_loop_rows(), p = sys.num_gaps();
+  tree.kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
+  tree.jacobian(kin_, J_);
+  metric_current_ = false;
+  ldlt_current_ = false;
+  if (B != nullptr) {
+    phi->resize(m);
+    phi_t->resize(m);
+    B->resize(m, n);
+    loop_rows(sys, tree, kin_, x.t, phi, &J_, B, nullptr, &owner_.skip_, phi_t);
+    owner_.coordinate_driver_rows(x.t, x.tree_q, phi, phi_t, B);
+  }
+  if (G != nullptr) {
+    G_body_.setZero(p, 6 * sys.model().num_bodies());
+    g->resize(p);
+    if (p > 0) sys.gaps(kin_, x.t, g, MatrixSink(&G_body_));
+    G->noalias() = G_body_ * J_;
+  }
+}
+
+const MatX& TreeAlpha::Space::metric() const {
+  // Σ_b J_bᵀ M_b J_b from the J the evaluation formed anyway: for the small trees NSGA runs
+  // in, cheaper than the composite blocks of JointTree::project_blocks (which avoid forming J).
+  if (metric_current_) return M_;
+  const int n = static_cast<int>(J_.cols());
+  M_.setZero(n, n);
+  for (std::size_t b = 0; b < mass_blocks_.size(); ++b) {
+    const auto Jb = J_.middleRows<6>(6 * static_cast<Eigen::Index>(b));
+    M_.noalias() += Jb.transpose() * (mass_blocks_[b] * Jb);
+  }
+  metric_current_ = true;
+  return M_;
+}
+
+void TreeAlpha::Space::inverse_mass_weights(const MatX& G, VecX& w) {
+  if (!ldlt_current_) M_ldlt_.compute(metric());
+  ldlt_current_ = true;
+  w.resize(G.rows());
+  for (Eigen::Index j = 0; j < G.rows(); ++j)
+    w(j) = G.row(j).dot(M_ldlt_.solve(G.row(j).transpose()).col(0));
+}
+
+void TreeAlpha::Space::integrate(const State& base, const VecX& U, State& x) const {
+  // The rotations' slots of q are unused; adding U there is harmless.
+  x.tree_q = base.tree_q + U;
+  const std::vector<int>& slots = owner_.tree_->rotation_slots();
+  x.tree_R.resize(slots.size());
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    x.tree_R[k] = base.tree_R[k] * so3::exp(U.segment<3>(slots[k]));
+}
+
+}  // namespace cs
