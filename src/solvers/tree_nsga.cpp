@@ -122,6 +122,7 @@ bool TreeAlpha::restart_accelerations(State& s) {
 }
 
 bool TreeAlpha::correct(const State& s, State& x, StepResult& res) {
+  space_->preload(kin_);  // store() left x at the smooth step's result, kin_ there
   const NonsmoothReport r = nonsmooth_->correct(s, x);
   res.message = r.message;
   res.position_iterations = r.position_iterations;
@@ -132,10 +133,17 @@ bool TreeAlpha::correct(const State& s, State& x, StepResult& res) {
   // The bodies at q_{n+1}, q̇_{n+1} (v̇ stays the smooth step's, as in body poses); the jump on
   // the bodies W_b = J W; the loops' impulses μ_L on their global rows (the tree joints' rows are
   // filled by complete_outputs).
-  tree_->kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
-  write_state(x.t, x);
+  // The positions are those of the correction's last evaluation, the velocities J q̇.
+  const std::vector<BodyKinematics>& kin = space_->kinematics();
+  const MatX& J = space_->jacobian();
+  v_body_.noalias() = J * x.tree_qd;
+  for (std::size_t b = 0; b < kin.size(); ++b) {
+    x.x_W[b] = kin[b].x_W;
+    x.R_WB[b] = kin[b].R_WB;
+  }
+  x.v = v_body_;
   const VecX W = x.v_jump;
-  x.v_jump.noalias() = space_->jacobian() * W;
+  x.v_jump.noalias() = J * W;
   const VecX mu = x.lambda_jump;
   x.lambda_jump.setZero(sys_.num_constraints());
   if (mu.size() > 0) scatter_loop_lambda(mu, x.lambda_jump);

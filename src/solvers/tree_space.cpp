@@ -14,7 +14,8 @@ void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B,
   const System& sys = owner_.sys_;
   const JointTree& tree = *owner_.tree_;
   const int n = tree.num_coordinates(), m = tree.num_loop_rows(), p = sys.num_gaps();
-  tree.kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
+  if (!preloaded_) tree.kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
+  preloaded_ = false;
   tree.jacobian(kin_, J_);
   metric_current_ = false;
   ldlt_current_ = false;

@@ -23,6 +23,12 @@ class TreeAlpha::Space final : public CorrectionSpace {
   void integrate(const State& base, const VecX& U, State& x) const override;
   VecX& velocity(State& x) const override { return x.tree_qd; }
 
+  // The next evaluate() is at the configuration and rates of `kin` (the smooth step's last
+  // kinematics at its result): they are taken instead of computed again.
+  void preload(const std::vector<BodyKinematics>& kin) {
+    kin_ = kin;
+    preloaded_ = true;
+  }
   // At the last configuration evaluated: body kinematics, J, and the gaps' rows on the bodies.
   const std::vector<BodyKinematics>& kinematics() const { return kin_; }
   const MatX& jacobian() const { return J_; }
@@ -39,6 +45,7 @@ class TreeAlpha::Space final : public CorrectionSpace {
   mutable MatX M_;
   Eigen::LDLT<MatX> M_ldlt_;
   mutable bool metric_current_ = false;
+  bool preloaded_ = false;
   bool ldlt_current_ = false;
 };
 
