@@ -138,6 +138,19 @@ NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
   chord_ = nullptr;
   const int p = sys_.num_gaps();
   if (x.nu.size() != p) x.resize_gaps(p);
+  // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n, kept from the previous
+  // step, or evaluated here (before the corrections evaluate the space at x).
+  if (p > 0 && prev.gdot_N.size() == p) {
+    gdot_pre_ = prev.gdot_N;
+  } else if (p > 0) {
+    MatX Gp;
+    VecX gp;
+    State at_prev = prev;
+    space_.evaluate(at_prev, nullptr, nullptr, nullptr, &gp, &Gp);
+    gdot_pre_ = Gp * space_.velocity(at_prev);
+  } else {
+    gdot_pre_.resize(0);
+  }
   // The first pass starts at the smooth prediction q̃; its gaps g(q̃) decide which contacts may
   // impact in this step.
   if (!positions(x, rep, true)) return rep;
@@ -258,18 +271,6 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
   VecX& v = space_.velocity(x);
   const VecX& e = sys_.restitution();
-  // Pre-impact normal velocity with the gradient at t_n: ġ⁻ = G(q_n) v_n.
-  if (p > 0 && prev.gdot_N.size() == p) {
-    gdot_pre_ = prev.gdot_N;  // G(q_n) v_n, kept from the previous step
-  } else if (p > 0) {
-    MatX Gp;
-    VecX gp;
-    State at_prev = prev;  // the space may evaluate rows through its own workspace
-    space_.evaluate(at_prev, nullptr, nullptr, nullptr, &gp, &Gp);
-    gdot_pre_ = Gp * space_.velocity(at_prev);
-  } else {
-    gdot_pre_.resize(0);
-  }
   // Φ_t, B and G at q_{n+1} are those the position correction ended with.
   // Candidates: contacts the smooth motion closed. Start with those approaching.
   candidate_.assign(p, 0);

@@ -122,7 +122,7 @@ bool TreeAlpha::restart_accelerations(State& s) {
 }
 
 bool TreeAlpha::correct(const State& s, State& x, StepResult& res) {
-  space_->preload(kin_);  // store() left x at the smooth step's result, kin_ there
+  space_->preload(kin_, x);  // store() left x at the smooth step's result, kin_ there
   const NonsmoothReport r = nonsmooth_->correct(s, x);
   res.message = r.message;
   res.position_iterations = r.position_iterations;

@@ -14,8 +14,12 @@ void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B,
   const System& sys = owner_.sys_;
   const JointTree& tree = *owner_.tree_;
   const int n = tree.num_coordinates(), m = tree.num_loop_rows(), p = sys.num_gaps();
-  if (!preloaded_) tree.kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
-  preloaded_ = false;
+  if (preloaded_ && x.tree_q == preload_q_ && x.tree_qd == preload_qd_ && x.tree_R == preload_R_) {
+    kin_.swap(preload_kin_);
+    preloaded_ = false;
+  } else {
+    tree.kinematics(x.tree_q, x.tree_R, x.tree_qd, kin_);
+  }
   tree.jacobian(kin_, J_);
   metric_current_ = false;
   ldlt_current_ = false;

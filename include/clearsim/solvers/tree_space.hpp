@@ -23,10 +23,14 @@ class TreeAlpha::Space final : public CorrectionSpace {
   void integrate(const State& base, const VecX& U, State& x) const override;
   VecX& velocity(State& x) const override { return x.tree_qd; }
 
-  // The next evaluate() is at the configuration and rates of `kin` (the smooth step's last
-  // kinematics at its result): they are taken instead of computed again.
-  void preload(const std::vector<BodyKinematics>& kin) {
-    kin_ = kin;
+  // `kin` are the kinematics of state `at` (the smooth step's last, at its result): the next
+  // evaluation at exactly that configuration and those rates takes them instead of computing
+  // them again.
+  void preload(const std::vector<BodyKinematics>& kin, const State& at) {
+    preload_kin_ = kin;
+    preload_q_ = at.tree_q;
+    preload_qd_ = at.tree_qd;
+    preload_R_ = at.tree_R;
     preloaded_ = true;
   }
   // At the last configuration evaluated: body kinematics, J, and the gaps' rows on the bodies.
@@ -46,6 +50,9 @@ class TreeAlpha::Space final : public CorrectionSpace {
   Eigen::LDLT<MatX> M_ldlt_;
   mutable bool metric_current_ = false;
   bool preloaded_ = false;
+  std::vector<BodyKinematics> preload_kin_;
+  VecX preload_q_, preload_qd_;
+  std::vector<Mat3> preload_R_;
   bool ldlt_current_ = false;
 };
 
