@@ -6,8 +6,10 @@ namespace cs {
 
 TreeAlpha::Space::Space(const TreeAlpha& owner)
     : owner_(owner), kin_(owner.sys_.model().num_bodies()) {
-  mass_blocks_.assign(owner.sys_.model().num_bodies(), Mat6::Zero());
-  owner.sys_.mass(MatrixSink(&mass_blocks_));
+  for (const Body& b : owner.sys_.model().bodies) {
+    body_mass_.push_back(b.mass);
+    body_inertia_.push_back(b.inertia_B);
+  }
 }
 
 void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B, VecX* g, MatX* G) {
@@ -39,25 +41,30 @@ void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B,
 }
 
 const MatX& TreeAlpha::Space::metric() const {
-  // Σ_b J_bᵀ M_b J_b from the J the evaluation formed anyway: for the small trees NSGA runs
-  // in, cheaper than the composite blocks of JointTree::project_blocks (which avoid forming J).
+  // Σ_b m_b J_vᵀ J_v + J_ωᵀ I_b J_ω (J_v, J_ω: the rows of body b's velocity and angular velocity)
+  // from the J the evaluation formed anyway: for the small trees NSGA runs in, cheaper than the
+  // composite blocks of JointTree::project_blocks (which avoid forming J).
   if (metric_current_) return M_;
-  const int n = static_cast<int>(J_.cols());
+  const auto n = J_.cols();
   M_.setZero(n, n);
-  for (std::size_t b = 0; b < mass_blocks_.size(); ++b) {
-    const auto Jb = J_.middleRows<6>(6 * static_cast<Eigen::Index>(b));
-    M_.noalias() += Jb.transpose() * (mass_blocks_[b] * Jb);
+  for (std::size_t b = 0; b < body_mass_.size(); ++b) {
+    const auto row = 6 * static_cast<Eigen::Index>(b);
+    const auto Jv = J_.middleRows<3>(row);
+    const auto Jw = J_.middleRows<3>(row + 3);
+    M_.noalias() += body_mass_[b] * Jv.transpose() * Jv;
+    M_.noalias() += Jw.transpose() * (body_inertia_[b] * Jw);
   }
   metric_current_ = true;
   return M_;
 }
 
 void TreeAlpha::Space::inverse_mass_weights(const MatX& G, VecX& w) {
-  if (!ldlt_current_) M_ldlt_.compute(metric());
+  if (!ldlt_current_) M_llt_.compute(metric());
   ldlt_current_ = true;
+  GT_ = G.transpose();
+  M_llt_.solveInPlace(GT_);
   w.resize(G.rows());
-  for (Eigen::Index j = 0; j < G.rows(); ++j)
-    w(j) = G.row(j).dot(M_ldlt_.solve(G.row(j).transpose()).col(0));
+  for (Eigen::Index j = 0; j < G.rows(); ++j) w(j) = G.row(j).dot(GT_.col(j));
 }
 
 void TreeAlpha::Space::integrate(const State& base, const VecX& U, State& x) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <vector>
 
 #include "clearsim/solvers/correction_space.hpp"
 #include "clearsim/solvers/tree_alpha.hpp"
@@ -44,10 +45,13 @@ class TreeAlpha::Space final : public CorrectionSpace {
 
   const TreeAlpha& owner_;
   std::vector<BodyKinematics> kin_;
-  std::vector<Mat6> mass_blocks_;
   MatX J_, G_body_;
   mutable MatX M_;
-  Eigen::LDLT<MatX> M_ldlt_;
+  Eigen::LLT<MatX> M_llt_;
+  MatX GT_;  // workspace of inverse_mass_weights
+  // Per body: mass and inertia about the centre of mass (body frame).
+  std::vector<double> body_mass_;
+  std::vector<Mat3> body_inertia_;
   mutable bool metric_current_ = false;
   bool preloaded_ = false;
   std::vector<BodyKinematics> preload_kin_;
