@@ -103,8 +103,10 @@ bool NonsmoothCorrection::factor_or_report(Factorization& f, const char* what, d
                                            NonsmoothReport& rep) {
   if (factor(f, active_)) {
     ++rep.factorizations;
+    last_ = &f;
     return true;
   }
+  last_ = nullptr;
   rep.ok = false;
   rep.message = std::string("singular matrix in the ") + what + " at t = " + std::to_string(t) +
                 closed_gaps(active_);
@@ -129,9 +131,17 @@ std::string NonsmoothCorrection::closed_gaps(const std::vector<char>& active) co
   return out;
 }
 
+const LinearSystem* NonsmoothCorrection::last_factorization(
+    const std::vector<char>** active) const {
+  if (last_ == nullptr || schur_ || !dense_ || !last_->valid) return nullptr;
+  *active = &last_->active;
+  return &last_->ls;
+}
+
 NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
                                              const CorrectionHints& hints) {
   NonsmoothReport rep;
+  last_ = nullptr;
   hints_ = schur_ ? hints : CorrectionHints{};
   hint_ = hints_.chord_active != nullptr ? hints_.chord : nullptr;
   hint_active_ = hints_.chord_active;

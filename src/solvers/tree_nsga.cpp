@@ -32,6 +32,14 @@ void TreeAlpha::choose_persistent(const State& s) {
   any_persistent_ = GeneralizedAlpha::persistent_contacts(sys_, settings_, s, persistent_);
 }
 
+const LinearSystem* TreeAlpha::correction_chord(const State& s) const {
+  if (!nsga_ || !mass_only_ || !nonsmooth_ || s.t != hist_end_t_) return nullptr;
+  const std::vector<char>* active = nullptr;
+  const LinearSystem* ls = nonsmooth_->last_factorization(&active);
+  if (ls == nullptr || *active != persistent_) return nullptr;
+  return ls;
+}
+
 void TreeAlpha::persistent_rows(double t) {
   // The contact force G_bᵀλ_N acts on the bodies (M v̇ = f − Bᵀλ + Gᵀλ_N, so y = M v̇ − f loses
   // it) and the row r_c = G_b v is held at zero.

@@ -64,6 +64,11 @@ class NonsmoothCorrection {
   // x.contact filled. `prev` is the state at t_n (for the pre-impact normal velocity).
   NonsmoothReport correct(const State& prev, State& x, const CorrectionHints& hints = {});
 
+  // The last dense LU the last correct() factorized ([M Bᵀ −Gᵀ; B; G_A], identity rows for the
+  // other gaps, at a configuration of that step) and its active set A, or null (none, or not a
+  // dense LU). A later step may use it as a chord.
+  const LinearSystem* last_factorization(const std::vector<char>** active) const;
+
  private:
   // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
   // decide which contacts may impact). Returns with Φ, B, g, G evaluated at the final x.
@@ -129,7 +134,8 @@ class NonsmoothCorrection {
   CorrectionHints hints_;            // see correct()
   MassSaddleSchur* hint_ = nullptr;  // hints_.chord on the dense path
   const std::vector<char>* hint_active_ = nullptr;
-  MassSaddleSchur* chord_ = nullptr;  // the hint, while positions() uses it
+  MassSaddleSchur* chord_ = nullptr;     // the hint, while positions() uses it
+  const Factorization* last_ = nullptr;  // see last_factorization()
 };
 
 }  // namespace cs

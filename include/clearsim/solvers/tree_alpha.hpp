@@ -102,6 +102,12 @@ class TreeAlpha final : public Integrator {
   // The corrections on the smooth step's result x (s: the state at t_n); the velocity jump and
   // its multipliers are left in joint coordinates (complete_outputs maps them).
   bool correct(const State& s, State& x, StepResult& res);
+  // The last correction's factorization, if it can stand for the iteration matrix of the step
+  // from s: the previous step ended at s, the forces have no tangents (the matrix is then
+  // [JᵀMJ (B J)ᵀ −(G J)ᵀ; B J; G_P J], the corrections' own at the persistent contacts P) and its
+  // active set is P. It is at the configuration of s, fresher than a factorization kept from
+  // earlier steps; used as a chord while it contracts.
+  const LinearSystem* correction_chord(const State& s) const;
   // The persistent contacts' forces G_bᵀλ_N on the bodies added to y and their velocity rows
   // r_c = G_b v, at kin_ (evaluate()).
   void persistent_rows(double t);
@@ -145,6 +151,7 @@ class TreeAlpha final : public Integrator {
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;
   std::vector<char> persistent_, factored_persistent_, hist_persistent_;
   bool any_persistent_ = false, extrapolate_ = false;
+  bool mass_only_ = false;  // the last factorization had no force tangents
   VecX lamN_, r_c_, gN_, lamN_hist_, v_body_;
   MatX G_body_;
   State trial_;
