@@ -26,15 +26,15 @@ void BodyPoseSpace::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B, Ve
   }
 }
 
-void BodyPoseSpace::inverse_mass_weights(const MatX& G, VecX& w) {
-  // M⁻¹ block by block: diag(I₃/m, J_B⁻¹) per body.
-  const Model& model = sys_.model();
+void BodyPoseSpace::block_weights(const System& sys, const std::vector<Mat3>& inv_inertia,
+                                  const MatX& G, VecX& w) {
+  const Model& model = sys.model();
   w.setZero(G.rows());
   for (Eigen::Index j = 0; j < G.rows(); ++j) {
     for (int b = 0; b < model.num_bodies(); ++b) {
       w(j) += G.row(j).segment<3>(6 * b).squaredNorm() / model.bodies[b].mass;
       const Vec3 gr = G.row(j).segment<3>(6 * b + 3).transpose();
-      w(j) += gr.dot(inv_inertia_[b] * gr);
+      w(j) += gr.dot(inv_inertia[b] * gr);
     }
   }
 }

@@ -20,10 +20,11 @@ constexpr double kRefresh = 1e-3;
 // Under NSGA the rows of a persistent contact turn at the journal's sliding speed over the
 // clearance, v/c (≈ 10³–10⁴ rad/s in the Flores slider–crank), a term of the tangent that the
 // iteration matrix leaves out; in sliding contact a factorization at the current iterate
-// contracts no faster than 0.01–0.2, so refreshing at kRefresh only paid factorizations.
-// Measured on the Flores example over 1.2 s (output every 1000 steps): refresh rate 1e-3, 0.1,
-// 0.3, 0.5: 2.42, 2.43, 2.67, 2.67 × 10⁵ steps/s.
-constexpr double kNsgaRefresh = 0.3;
+// contracts no faster than 0.01–0.2, so refreshing at kRefresh only paid factorizations. A
+// matrix is kept while it halves the increment. Measured on the Flores example over 1.2 s
+// (output every 1000 steps) with refresh rates 1e-3, 0.05, 0.3, 0.5, 0.7: 2.69, 2.67, 2.81,
+// 3.08, 3.0 × 10⁵ steps/s.
+constexpr double kNsgaRefresh = 0.5;
 // Pivots below this fraction of the largest make the iteration matrix singular.
 constexpr double kSingularPivot = 1e-15;
 // A fresh factorization that contracts slower than this fails the attempt (the driver splits).
@@ -296,8 +297,8 @@ bool TreeAlpha::factor(double t, double h) {
     loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr, &skip_);
     coordinate_driver_rows(t, q_, nullptr, nullptr, &B_red_);
   }
-  // NSGA: a row G_b J (velocity level) and a column −(G_b J)ᵀ per persistent contact, an identity
-  // row (λ_N = 0) per other contact, as GeneralizedAlpha's [M Bᵀ −Gᵀ; B; G].
+  // NSGA: a row G_b J (of g = 0) and a column −(G_b J)ᵀ per persistent contact, an identity row
+  // (λ_N = 0) per other contact, as GeneralizedAlpha's [M Bᵀ −Gᵀ; B; G].
   const int p = nsga_ ? sys_.num_gaps() : 0;
   if (m + p > 0) {
     saddle_.setZero(n + m + p, n + m + p);
@@ -524,7 +525,7 @@ void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
     evaluate(t, q_, Q_, qd_, qdd_, lam_);
     double phi_norm = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>() / gamma_p);
+    if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>());
     if (!r_.allFinite() || !std::isfinite(phi_norm)) break;
     const double tol = step_tol();
     if (it > 0 && last_dx <= tol && phi_norm <= tol) {
@@ -557,7 +558,7 @@ void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     rhs_.head(n) = -r_ / beta_p;
     if (m > 0) rhs_.segment(n, m) = -phi_;
     for (int j = 0; j < p; ++j)
-      rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) / gamma_p : -lamN_(j) / beta_p;
+      rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) : -lamN_(j) / beta_p;
     if (chord != nullptr) {
       chord->solve(rhs_);
     } else if (use_inverse_) {

@@ -9,6 +9,7 @@ TreeAlpha::Space::Space(const TreeAlpha& owner)
   for (const Body& b : owner.sys_.model().bodies) {
     body_mass_.push_back(b.mass);
     body_inertia_.push_back(b.inertia_B);
+    inv_inertia_.push_back(b.inertia_B.inverse());
   }
 }
 
@@ -24,7 +25,6 @@ void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B,
   }
   tree.jacobian(kin_, J_);
   metric_current_ = false;
-  ldlt_current_ = false;
   if (B != nullptr) {
     phi->resize(m);
     phi_t->resize(m);
@@ -41,30 +41,25 @@ void TreeAlpha::Space::evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B,
 }
 
 const MatX& TreeAlpha::Space::metric() const {
-  // Σ_b m_b J_vᵀ J_v + J_ωᵀ I_b J_ω (J_v, J_ω: the rows of body b's velocity and angular velocity)
-  // from the J the evaluation formed anyway: for the small trees NSGA runs in, cheaper than the
-  // composite blocks of JointTree::project_blocks (which avoid forming J).
+  // Jᵀ diag(m I₃, J_B) J from the J the evaluation formed anyway: for the small trees NSGA runs
+  // in, cheaper than the composite blocks of JointTree::project_blocks (which avoid forming J).
   if (metric_current_) return M_;
-  const auto n = J_.cols();
-  M_.setZero(n, n);
+  MJ_.resize(J_.rows(), J_.cols());
   for (std::size_t b = 0; b < body_mass_.size(); ++b) {
     const auto row = 6 * static_cast<Eigen::Index>(b);
-    const auto Jv = J_.middleRows<3>(row);
-    const auto Jw = J_.middleRows<3>(row + 3);
-    M_.noalias() += body_mass_[b] * Jv.transpose() * Jv;
-    M_.noalias() += Jw.transpose() * (body_inertia_[b] * Jw);
+    MJ_.middleRows<3>(row) = body_mass_[b] * J_.middleRows<3>(row);
+    MJ_.middleRows<3>(row + 3).noalias() = body_inertia_[b] * J_.middleRows<3>(row + 3);
   }
+  M_.noalias() = J_.transpose().lazyProduct(MJ_);
   metric_current_ = true;
   return M_;
 }
 
-void TreeAlpha::Space::inverse_mass_weights(const MatX& G, VecX& w) {
-  if (!ldlt_current_) M_llt_.compute(metric());
-  ldlt_current_ = true;
-  GT_ = G.transpose();
-  M_llt_.solveInPlace(GT_);
-  w.resize(G.rows());
-  for (Eigen::Index j = 0; j < G.rows(); ++j) w(j) = G.row(j).dot(GT_.col(j));
+void TreeAlpha::Space::inverse_mass_weights(const MatX&, VecX& w) {
+  // The gap's effective mass on the bodies as if they were free, G_b M⁻¹ G_bᵀ: the weight body
+  // poses use for the same contact (the tree's own, Ḡ M̄⁻¹ Ḡᵀ, would cost a factorization of M̄
+  // at every step for a number that only scales the active-set rule).
+  BodyPoseSpace::block_weights(owner_.sys_, inv_inertia_, G_body_, w);
 }
 
 void TreeAlpha::Space::integrate(const State& base, const VecX& U, State& x) const {

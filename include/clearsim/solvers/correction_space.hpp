@@ -27,7 +27,9 @@ class CorrectionSpace {
   virtual void mass(MatrixSink S) const = 0;
   // Mx = M x.
   virtual void mass_times(const VecX& x, VecX& Mx) const = 0;
-  // w_j = G_j M⁻¹ G_jᵀ, the inverse effective mass of each row of G.
+  // A positive weight per gap row of G, its inverse effective mass 1/r_j: it scales ν_j against
+  // r_j g_j in the active-set rule, which changes the convergence, not the answer (reference.md
+  // §1.3). Body poses: G_j M⁻¹ G_jᵀ.
   virtual void inverse_mass_weights(const MatX& G, VecX& w) = 0;
   // x's configuration = base's moved by U (velocity coordinates, rotations on the right).
   virtual void integrate(const State& base, const VecX& U, State& x) const = 0;
@@ -47,10 +49,17 @@ class BodyPoseSpace final : public CorrectionSpace {
   void evaluate(const State& x, VecX* phi, VecX* phi_t, MatX* B, VecX* g, MatX* G) override;
   void mass(MatrixSink S) const override { sys_.mass(S); }
   void mass_times(const VecX& x, VecX& Mx) const override { sys_.mass_times(x, Mx); }
-  void inverse_mass_weights(const MatX& G, VecX& w) override;
+  void inverse_mass_weights(const MatX& G, VecX& w) override {
+    block_weights(sys_, inv_inertia_, G, w);
+  }
   void integrate(const State& base, const VecX& U, State& x) const override;
   VecX& velocity(State& x) const override { return x.v; }
   bool body_poses() const override { return true; }
+
+  // G_j M⁻¹ G_jᵀ for rows G on the bodies' poses (6 per body), M⁻¹ = diag(I₃/m, J_B⁻¹) per body;
+  // inv_inertia: J_B⁻¹ of each body.
+  static void block_weights(const System& sys, const std::vector<Mat3>& inv_inertia, const MatX& G,
+                            VecX& w);
 
  private:
   const System& sys_;

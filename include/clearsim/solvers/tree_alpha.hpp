@@ -13,10 +13,10 @@
 // contracts slowly and kept across steps otherwise (modified Newton). The joint reactions are
 // computed for the outputs only (complete_outputs).
 //
-// Under NSGA (frictionless contacts) the smooth step carries the persistent contacts as velocity
-// rows G J q̇ = 0 with forces λ_N, as GeneralizedAlpha does in body poses, and NonsmoothCorrection
-// then projects positions and velocities in joint coordinates (metric M̄ = JᵀMJ, rows B_L J and
-// G J; tree_nsga.cpp, tree_space.cpp).
+// Under NSGA (frictionless contacts) the smooth step carries the persistent contacts (chosen as
+// GeneralizedAlpha chooses them) as rows g(q) = 0 with forces λ_N, index 3 like the loops, and
+// NonsmoothCorrection then projects positions and velocities in joint coordinates (metric
+// M̄ = JᵀMJ, rows B_L J and G J; tree_nsga.cpp, tree_space.cpp).
 #pragma once
 
 #include <Eigen/LU>
@@ -108,8 +108,8 @@ class TreeAlpha final : public Integrator {
   // active set is P. It is at the configuration of s, fresher than a factorization kept from
   // earlier steps; used as a chord while it contracts.
   const LinearSystem* correction_chord(const State& s) const;
-  // The persistent contacts' forces G_bᵀλ_N on the bodies added to y and their velocity rows
-  // r_c = G_b v, at kin_ (evaluate()).
+  // The persistent contacts' forces G_bᵀλ_N on the bodies added to y and their rows r_c = g, at
+  // kin_ (evaluate()).
   void persistent_rows(double t);
   // Goes over to body poses if the dense matrix is refactorized at most steps (`smooth`: the
   // smooth step's factorizations of the step).
@@ -145,7 +145,7 @@ class TreeAlpha final : public Integrator {
   std::vector<char> skip_;  // per loop element: a coordinate driver
   double factored_h_ = -1.0;
   // NSGA: the corrections, persistent contacts (as in GeneralizedAlpha), the iterate's λ_N and
-  // the persistent rows' G_b v, the gaps' rows on the bodies (p × 6·bodies).
+  // the persistent rows' g, the gaps' rows on the bodies (p × 6·bodies).
   bool nsga_ = false;
   std::unique_ptr<Space> space_;
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;

@@ -4,7 +4,6 @@
 // configuration update (q + U; Q exp(U) for a spherical joint's rotation).
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <vector>
 
 #include "clearsim/solvers/correction_space.hpp"
@@ -47,17 +46,15 @@ class TreeAlpha::Space final : public CorrectionSpace {
   std::vector<BodyKinematics> kin_;
   MatX J_, G_body_;
   mutable MatX M_;
-  Eigen::LLT<MatX> M_llt_;
-  MatX GT_;  // workspace of inverse_mass_weights
-  // Per body: mass and inertia about the centre of mass (body frame).
+  mutable MatX MJ_;  // workspace of metric(): diag(m I₃, J_B) J
+  // Per body: mass, inertia about the centre of mass (body frame) and its inverse.
   std::vector<double> body_mass_;
-  std::vector<Mat3> body_inertia_;
+  std::vector<Mat3> body_inertia_, inv_inertia_;
   mutable bool metric_current_ = false;
   bool preloaded_ = false;
   std::vector<BodyKinematics> preload_kin_;
   VecX preload_q_, preload_qd_;
   std::vector<Mat3> preload_R_;
-  bool ldlt_current_ = false;
 };
 
 }  // namespace cs
