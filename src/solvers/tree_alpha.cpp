@@ -389,7 +389,8 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     res.message = "the joint-coordinate tree could not be built";
     return res;
   }
-  const VecX a_n = s.tree_a, qdd_n = s.tree_qdd;  // restart_accelerations may change them
+  a_n_ = s.tree_a;  // restart_accelerations may change them
+  qdd_n_ = s.tree_qdd;
   bool restarted = false;
   if (nsga_) {
     choose_persistent(s);
@@ -416,16 +417,16 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     }
     if (!released) break;
     any_persistent_ = std::find(persistent_.begin(), persistent_.end(), 1) != persistent_.end();
-    s.tree_a = a_n;
-    s.tree_qdd = qdd_n;
+    s.tree_a = a_n_;
+    s.tree_qdd = qdd_n_;
     restart_accelerations(s);
     extrapolate_ = false;
   }
   const double t = s.t + h;
   if (!res.converged) {
     factored_h_ = -1.0;
-    s.tree_a = a_n;
-    s.tree_qdd = qdd_n;
+    s.tree_a = a_n_;
+    s.tree_qdd = qdd_n_;
     res.message = failure_report(s, t, h) + (res.message.empty() ? "" : " (" + res.message + ")");
     return res;
   }
@@ -436,8 +437,8 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     store(t, trial_);
     if (!correct(s, trial_, res)) {
       factored_h_ = -1.0;
-      s.tree_a = a_n;
-      s.tree_qdd = qdd_n;
+      s.tree_a = a_n_;
+      s.tree_qdd = qdd_n_;
       res.converged = false;
       res.message = "NSGA correction failed at t = " + std::to_string(t) +
                     " s (step h = " + std::to_string(h) + " s): " + res.message;

@@ -150,11 +150,11 @@ bool TreeAlpha::correct(const State& s, State& x, StepResult& res) {
     x.R_WB[b] = kin[b].R_WB;
   }
   x.v = v_body_;
-  const VecX W = x.v_jump;
-  x.v_jump.noalias() = J * W;
-  const VecX mu = x.lambda_jump;
+  jump_.swap(x.v_jump);  // W in joint coordinates
+  x.v_jump.noalias() = J * jump_;
+  jump_.swap(x.lambda_jump);  // the loops' μ
   x.lambda_jump.setZero(sys_.num_constraints());
-  if (mu.size() > 0) scatter_loop_lambda(mu, x.lambda_jump);
+  if (jump_.size() > 0) scatter_loop_lambda(jump_, x.lambda_jump);
   return true;
 }
 

@@ -152,7 +152,8 @@ class TreeAlpha final : public Integrator {
   std::vector<char> persistent_, factored_persistent_, hist_persistent_;
   bool any_persistent_ = false, extrapolate_ = false;
   bool mass_only_ = false;  // the last factorization had no force tangents
-  VecX lamN_, r_c_, gN_, lamN_hist_, v_body_;
+  VecX lamN_, r_c_, gN_, lamN_hist_, v_body_, jump_;
+  VecX a_n_, qdd_n_;  // a_n and q̈_n of the step, before restart_accelerations
   MatX G_body_;
   State trial_;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
