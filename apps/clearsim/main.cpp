@@ -116,6 +116,7 @@ class Output final : public cs::StepObserver {
       std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), stats.warnings[warned_].c_str());
   }
   bool keep_going() const override { return g_stop_signal == 0 && failure_.empty(); }
+  bool reads_joint_reactions() const override { return channels_.reads_joint_reactions(); }
   // Why the run was stopped by its output (a value that is not finite); empty if it was not.
   const std::string& failure() const { return failure_; }
 
@@ -196,6 +197,7 @@ class TrialOutput final : public cs::StepObserver {
     failure_ = non_finite_channel(channels_, values_, s.t);
   }
   bool keep_going() const override { return failure_.empty(); }
+  bool reads_joint_reactions() const override { return channels_.reads_joint_reactions(); }
   const std::string& failure() const { return failure_; }
 
  private:

@@ -37,6 +37,7 @@ class SliderErrorObserver final : public StepObserver {
   void on_output(const State& s, const RunStats&) override {
     max_error = std::max(max_error, std::abs(s.x_W[2].x() - testing::slider_closed_form(s.t).x));
   }
+  bool reads_joint_reactions() const override { return false; }
   double max_error = 0.0;
 };
 

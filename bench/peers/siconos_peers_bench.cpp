@@ -29,6 +29,7 @@ class SliderDeviationObserver final : public StepObserver {
     max_deviation =
         std::max(max_deviation, std::abs(s.x_W[slider].x() - testing::slider_closed_form(s.t).x));
   }
+  bool reads_joint_reactions() const override { return false; }
   double max_deviation = 0.0;
 };
 

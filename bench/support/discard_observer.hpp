@@ -11,6 +11,7 @@ namespace cs::bench {
 class DiscardObserver final : public StepObserver {
  public:
   void on_output(const State& s, const RunStats&) override { benchmark::DoNotOptimize(s.t); }
+  bool reads_joint_reactions() const override { return false; }
 };
 
 }  // namespace cs::bench

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/math/so3.hpp"
 
 namespace cs {
@@ -200,6 +201,13 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
       for (std::size_t k = 0; k < same.size() && k < 40; ++k) os << " " << same[k];
     }
     throw std::invalid_argument(os.str());
+  }
+  // Joint reactions: a channel of an ideal joint (drivers and clearance joints are not ones).
+  for (const auto& element : sys.model().elements) {
+    if (dynamic_cast<const joints::IdealJoint*>(element.get()) == nullptr) continue;
+    const std::string stem = element->name() + ".";
+    for (const std::string& n : names_)
+      reads_joint_reactions_ = reads_joint_reactions_ || n.compare(0, stem.size(), stem) == 0;
   }
 }
 

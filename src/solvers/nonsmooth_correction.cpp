@@ -174,7 +174,7 @@ NonsmoothReport NonsmoothCorrection::correct(const State& prev, State& x,
 
 bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) {
   const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
-  base_ = x;
+  bool based = false;  // base_ holds the configuration U is measured from
   U_.setZero(n);
   nu_B_.setZero(m);
   nu_N_.setZero(p);
@@ -266,6 +266,8 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
     U_ += rhs_.head(n);
     nu_B_ += rhs_.segment(n, m);
     nu_N_ += rhs_.tail(p);
+    if (!based) base_ = x;  // x is still the configuration the call started from
+    based = true;
     space_.integrate(base_, U_, x);
   }
 }
@@ -318,6 +320,11 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
   // stalls), then the active set is updated by the max rule. Small models start from the
   // position correction's factorization of this step when its active set is the same.
   Factorization* f = dense_ && pos_.valid ? &pos_ : &vel_;
+  // Outside body poses a factorization from an earlier step is no chord worth trying: the small
+  // LU at this configuration costs less than the solve and residual it would save (in joint
+  // coordinates the rows turn at v/c between steps: tried first, the stale LU needed a second
+  // solve at nearly every step of the Flores example).
+  bool stale = !schur_ && last_ == nullptr;
   // Or from the chord the position correction ended with.
   MassSaddleSchur* chord = chord_ != nullptr && *hint_active_ == active_ ? chord_ : nullptr;
   // The jump is solved 1000 times below newton_tol (plus round-off of the momenta): its error is
@@ -366,7 +373,8 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       }
       const bool slow = residual > kRefactorRate * last;
       if (chord != nullptr && (slow || *hint_active_ != active_)) chord = nullptr;
-      if (chord == nullptr && (!f->valid || f->active != active_ || slow)) {
+      if (chord == nullptr && (!f->valid || f->active != active_ || slow || stale)) {
+        stale = false;
         f = &vel_;
         if (!factor_or_report(vel_, "velocity jump", x.t, rep)) return false;
       }

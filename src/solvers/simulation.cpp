@@ -408,7 +408,7 @@ void run_fixed(System& sys, const SolverSettings& st, int every, Integrator& ga,
     obs.on_step(s, stats);
     if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;
-    if (output || !obs.keep_going()) ga.complete_outputs(s);
+    if ((output || !obs.keep_going()) && obs.reads_joint_reactions()) ga.complete_outputs(s);
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
   }
@@ -457,7 +457,7 @@ void run_adaptive(System& sys, const SolverSettings& st, int every, Integrator& 
     if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool last = s.t >= t_end - 1e-12 * st.end;
     const bool output = stats.steps % every == 0 || last;
-    if (output || !obs.keep_going()) ga.complete_outputs(s);
+    if ((output || !obs.keep_going()) && obs.reads_joint_reactions()) ga.complete_outputs(s);
     if (output) emit(sys, s, stats, obs);
     if (stop_asked(sys, s, output, stats, obs)) return;
     const double grow =

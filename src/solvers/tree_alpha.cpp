@@ -433,7 +433,10 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
   const int smooth_factorizations = res.factorizations;
   if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
   if (nsga_) {
-    trial_ = s;
+    // trial_ keeps its buffers from step to step: store() and the corrections write every field
+    // the next step and the outputs read, except the multipliers' other rows.
+    if (trial_.x_W.size() != s.x_W.size() || trial_.tree_q.size() != s.tree_q.size()) trial_ = s;
+    trial_.lambda = s.lambda;
     store(t, trial_);
     if (!correct(s, trial_, res)) {
       factored_h_ = -1.0;

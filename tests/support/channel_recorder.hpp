@@ -23,6 +23,7 @@ class ChannelRecorder final : public StepObserver {
     rows.push_back(values_);
     times.push_back(s.t);
   }
+  bool reads_joint_reactions() const override { return channels_.reads_joint_reactions(); }
   // Column k (in the order of the channel set) over all output points.
   std::vector<double> column(std::size_t k) const {
     std::vector<double> out;

@@ -74,6 +74,30 @@ TEST_P(NsgaReactions, JointReactionCarriesTheImpulseOfTheImpactStep) {
   EXPECT_EQ(impacts, 1);
 }
 
+TEST(NsgaReactionsChannels, OnlyJointChannelsReadJointReactions) {
+  // Outputs that read no joint reaction let joint coordinates skip computing them; the motion
+  // does not depend on that.
+  LoadedModel lm = load_model_string(kModel, "reactions.yaml");
+  System sys(lm.model);
+  EXPECT_TRUE(ChannelSet(sys, {"block.velocity.x", "guide.force.z"}).reads_joint_reactions());
+  EXPECT_TRUE(ChannelSet(sys, {"guide"}).reads_joint_reactions());
+  EXPECT_FALSE(ChannelSet(sys, {"block.velocity.x", "wall.impulse", "system.kinetic_energy"})
+                   .reads_joint_reactions());
+  lm.run.solver.coordinates = CoordinateChoice::kJoint;
+  const ChannelSet motion(sys, {"block.position.x", "block.velocity.x"});
+  const ChannelSet with_force(sys, {"block.position.x", "block.velocity.x", "guide.force.z"});
+  testing::ChannelRecorder a(motion), b(with_force);
+  State sa, sb;
+  std::vector<std::string> notes;
+  ASSERT_TRUE(run_analysis(sys, lm.run, a, sa, notes).ok);
+  ASSERT_TRUE(run_analysis(sys, lm.run, b, sb, notes).ok);
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (std::size_t r = 0; r < a.rows.size(); ++r) {
+    EXPECT_EQ(a.rows[r][0], b.rows[r][0]);
+    EXPECT_EQ(a.rows[r][1], b.rows[r][1]);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Coordinates, NsgaReactions,
                          ::testing::Values(CoordinateChoice::kAbsolute, CoordinateChoice::kJoint),
                          [](const auto& p) {

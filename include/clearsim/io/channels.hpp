@@ -33,6 +33,9 @@ class ChannelSet {
   ChannelSet(const System& sys, const std::vector<std::string>& names);
 
   const std::vector<std::string>& names() const { return names_; }
+  // True if a channel reads the reactions of an ideal joint (see
+  // StepObserver::reads_joint_reactions).
+  bool reads_joint_reactions() const { return reads_joint_reactions_; }
   // Values at a state, in the order of names().
   void evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const;
 
@@ -40,11 +43,12 @@ class ChannelSet {
   static std::vector<std::string> available(const System& sys);
 
  private:
-  using Getter = std::function<double(const State&, const RunStats&,
-                                      const std::vector<BodyKinematics>&)>;
+  using Getter =
+      std::function<double(const State&, const RunStats&, const std::vector<BodyKinematics>&)>;
   const System& sys_;
   std::vector<std::string> names_;
   std::vector<Getter> getters_;
+  bool reads_joint_reactions_ = false;
 };
 
 }  // namespace cs

@@ -53,6 +53,10 @@ class StepObserver {
   // Asked after every accepted step: false stops the run there, after an output of that state
   // (RunStats::interrupted; e.g. the command line on SIGINT, so the results end at a step).
   virtual bool keep_going() const { return true; }
+  // False if on_output never reads joint reactions (the multipliers of ideal joints' rows in
+  // State::lambda and lambda_jump): integrators that leave them out of the step (joint
+  // coordinates) then do not compute them. Drivers' multipliers are always there.
+  virtual bool reads_joint_reactions() const { return true; }
 };
 
 // Why these settings cannot run this model (empty if they can): e.g. unilateral contacts need
