@@ -303,8 +303,10 @@ bool TreeAlpha::factor(double t, double h) {
   if (m + p > 0) {
     saddle_.setZero(n + m + p, n + m + p);
     saddle_.topLeftCorner(n, n) = A_;
-    saddle_.block(0, n, n, m) = B_red_.transpose();
-    saddle_.block(n, 0, m, n) = B_red_;
+    if (m > 0) {
+      saddle_.block(0, n, n, m) = B_red_.transpose();
+      saddle_.block(n, 0, m, n) = B_red_;
+    }
     for (int j = 0; j < p; ++j) {
       if (any_persistent_ && persistent_[j]) {
         saddle_.block(n + m + j, 0, 1, n).noalias() = G_body_.row(j) * J_;
@@ -697,7 +699,8 @@ void TreeAlpha::complete_outputs(State& s) {
       loop_rows(sys_, *tree_, kin_, s.t, nullptr, nullptr, nullptr, &forces);
       f -= y_;
     }
-    if (contact != nullptr && contact->size() == p) f.noalias() += G_body_.transpose() * *contact;
+    if (p > 0 && contact != nullptr && contact->size() == p)
+      f.noalias() += G_body_.transpose() * *contact;
   };
   external(s.lambda, &s.lambda_N, f_);
   tree_->reactions(sys_, kin_, s.t, s.vdot, f_, s.lambda);
