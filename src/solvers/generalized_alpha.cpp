@@ -204,6 +204,17 @@ bool GeneralizedAlpha::choose_persistent(const State& s) {
   return any_persistent_;
 }
 
+bool GeneralizedAlpha::release_pulling(const VecX& lambda_N, std::vector<char>& persistent) {
+  bool released = false;
+  for (std::size_t j = 0; j < persistent.size(); ++j) {
+    if (persistent[j] && lambda_N(static_cast<Eigen::Index>(j)) < 0.0) {
+      persistent[j] = 0;
+      released = true;
+    }
+  }
+  return released;
+}
+
 bool GeneralizedAlpha::persistent_contacts(const System& sys, const SolverSettings& settings,
                                            const State& s, std::vector<char>& persistent) {
   const int p = sys.num_gaps();
@@ -705,16 +716,8 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
     res.converged = attempt.converged;
     res.message = attempt.message;
     if (!res.converged || !any_persistent_) break;
-    // A persistent contact whose smooth force came out pulling (λ_N < 0) is separating: let it
-    // go and solve the step again (at most once per contact).
-    bool released = false;
-    for (int j = 0; j < gap_rows_; ++j) {
-      if (persistent_[j] && x.lambda_N(j) < 0.0) {
-        persistent_[j] = 0;
-        released = true;
-      }
-    }
-    if (!released) break;
+    // Pulling contacts are let go and the step solved again (at most once per contact).
+    if (!release_pulling(x.lambda_N, persistent_)) break;
     any_persistent_ =
         std::any_of(persistent_.begin(), persistent_.end(), [](char c) { return c != 0; });
     s.a = a_n_;

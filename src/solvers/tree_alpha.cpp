@@ -408,16 +408,8 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     res.converged = attempt.converged;
     res.message = attempt.message;
     if (!res.converged || !any_persistent_) break;
-    // A persistent contact whose smooth force came out pulling is separating: let it go and
-    // solve the step again (as GeneralizedAlpha::step).
-    bool released = false;
-    for (std::size_t j = 0; j < persistent_.size(); ++j) {
-      if (persistent_[j] && lamN_(static_cast<Eigen::Index>(j)) < 0.0) {
-        persistent_[j] = 0;
-        released = true;
-      }
-    }
-    if (!released) break;
+    // Pulling contacts are let go and the step solved again (as GeneralizedAlpha::step).
+    if (!GeneralizedAlpha::release_pulling(lamN_, persistent_)) break;
     any_persistent_ = std::find(persistent_.begin(), persistent_.end(), 1) != persistent_.end();
     s.tree_a = a_n_;
     s.tree_qdd = qdd_n_;

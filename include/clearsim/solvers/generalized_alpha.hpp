@@ -61,6 +61,9 @@ class GeneralizedAlpha final : public Integrator {
   // step with no normal velocity, to tolerance, and frictionless) into `persistent`; true if any.
   static bool persistent_contacts(const System& sys, const SolverSettings& settings, const State& s,
                                   std::vector<char>& persistent);
+  // A persistent contact whose smooth force λ_N came out pulling is separating: it leaves the
+  // persistent set (the step is then solved again). True if any left.
+  static bool release_pulling(const VecX& lambda_N, std::vector<char>& persistent);
 
  private:
   void evaluate(const State& s, bool need_matrix);
