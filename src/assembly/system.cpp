@@ -5,6 +5,7 @@
 #include <Eigen/SparseQR>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "clearsim/math/so3.hpp"
 
@@ -17,7 +18,26 @@ const BodyKinematics kGroundKinematics{};
 int col_of(int b) { return b == kGround ? -1 : 6 * b; }
 }  // namespace
 
+namespace {
+// An element's blocks have fixed capacities (ConstraintBlock, GapBlock): one that asks for more
+// would be written past them, so it is refused here, by name, before any evaluation.
+void check_capacity(const Element& el) {
+  auto refuse = [&](int n, const char* what, int most) {
+    throw std::invalid_argument("element '" + el.name() + "' (" + el.kind() + ") has " +
+                                std::to_string(n) + " " + what + ", more than the " +
+                                std::to_string(most) + " an element can hold");
+  };
+  if (el.num_constraints() < 0 || el.num_constraints() > ConstraintBlock::kMaxRows)
+    refuse(el.num_constraints(), "constraint rows", ConstraintBlock::kMaxRows);
+  if (el.num_ideal_rows() < 0 || el.num_ideal_rows() > ConstraintBlock::kMaxRows)
+    refuse(el.num_ideal_rows(), "ideal-joint rows", ConstraintBlock::kMaxRows);
+  if (el.num_gaps() < 0 || el.num_gaps() > GapBlock::kMaxGaps)
+    refuse(el.num_gaps(), "gaps", GapBlock::kMaxGaps);
+}
+}  // namespace
+
 System::System(const Model& model) : model_(&model) {
+  for (const auto& el : model.elements) check_capacity(*el);
   rows_.resize(model.elements.size());
   for (std::size_t e = 0; e < model.elements.size(); ++e) {
     const Element& el = *model.elements[e];

@@ -133,10 +133,12 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
   if (ax.node().IsMap()) {
     const MapView am(ax, "{clearance: c_ax [m]}");
     am.allow_only("in 'axial'", {"clearance"});
-    p.axial = 2;
+    p.axial = contact::RevoluteClearance::Axial::kClearance;
     p.axial_clearance = read_positive(am.need("clearance", "the axial clearance [m]"), "m");
   } else {
-    p.axial = static_cast<int>(read_choice_index(ax, {"free", "ideal"}));
+    p.axial = read_choice_index(ax, {"free", "ideal"}) == 0
+                  ? contact::RevoluteClearance::Axial::kFree
+                  : contact::RevoluteClearance::Axial::kIdeal;
   }
   build_at(c.source(), joint.value.key_pos(), [&] {
     return add_revolute_clearance(model, joint.key, body_i, body_j, at_W, axis_W, pin_axis, p);

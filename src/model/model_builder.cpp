@@ -214,13 +214,14 @@ int add_revolute_clearance(Model& model, const std::string& name, int body_i, in
     throw ModelError("'" + name + "': radial clearance must be positive");
   if (!(p.pin_length >= 0.0)) throw ModelError("'" + name + "': pin length must be ≥ 0");
   if (!(p.contact_radius >= 0.0)) throw ModelError("'" + name + "': pin radius must be ≥ 0");
-  if (p.axial == 2 && !(p.axial_clearance > 0.0))
+  using Axial = contact::RevoluteClearance::Axial;
+  if (p.axial == Axial::kClearance && !(p.axial_clearance > 0.0))
     throw ModelError("'" + name + "': axial clearance must be positive");
   check_contact_law(name, p.restitution, p.friction);
   const Vec3 u = unit(axis_W, "joint '" + name + "': axis");
   const Vec3 v = unit(pin_axis_W, "joint '" + name + "': pin_axis");
   if (p.laws) {
-    if (p.axial == 2)
+    if (p.axial == Axial::kClearance)
       throw ModelError("'" + name +
                        "': thrust faces (axial clearance) are available with the unilateral "
                        "treatment only; use axial: free or ideal");
@@ -228,21 +229,17 @@ int add_revolute_clearance(Model& model, const std::string& name, int body_i, in
       throw ModelError("'" + name + "': asperity e0 must be in [0, clearance)");
     contact::ContactLaws laws = *p.laws;
     laws.asperity = p.asperity;
-    return add_compliant_contact(
-        model, name, body_i, body_j,
-        contact::RevoluteClearanceGeometry{
-            marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
-            marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)), p.clearance,
-            0.5 * p.pin_length, p.contact_radius},
-        laws, p.axial == 1);
+    return add_compliant_contact(model, name, body_i, body_j,
+                                 contact::RevoluteClearanceGeometry{
+                                     marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
+                                     marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)),
+                                     p.clearance, 0.5 * p.pin_length, p.contact_radius},
+                                 laws, p.axial == Axial::kIdeal);
   }
-  using Axial = contact::RevoluteClearance::Axial;
-  const Axial axial =
-      p.axial == 0 ? Axial::kFree : (p.axial == 1 ? Axial::kIdeal : Axial::kClearance);
   model.elements.push_back(std::make_unique<contact::RevoluteClearance>(
       name, marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
       marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)), p.clearance, 0.5 * p.pin_length,
-      p.restitution, axial, p.axial_clearance, p.friction, p.contact_radius));
+      p.restitution, p.axial, p.axial_clearance, p.friction, p.contact_radius));
   return static_cast<int>(model.elements.size()) - 1;
 }
 

@@ -10,25 +10,16 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "clearsim/math/body_kinematics.hpp"
 #include "clearsim/math/types.hpp"
 #include "clearsim/model/body.hpp"
 
 namespace cs {
-
-using Vec12 = Eigen::Matrix<double, 12, 1>;
-using Mat12 = Eigen::Matrix<double, 12, 12>;
-
-// Pose and velocity of one body as the kernels read them. Ground: identity and zeros.
-struct BodyKinematics {
-  Vec3 x_W = Vec3::Zero();       // centre-of-mass position [m]
-  Mat3 R_WB = Mat3::Identity();  // orientation, body to world
-  Vec3 v_W = Vec3::Zero();       // centre-of-mass velocity [m/s], world frame
-  Vec3 w_B = Vec3::Zero();       // angular velocity Ω [rad/s], body frame
-};
 
 struct ElementInput {
   double t = 0.0;  // time [s]
@@ -75,12 +66,18 @@ struct GapBlock {
   }
 };
 
-// Generalized force on the two bodies and its tangents.
-struct ForceBlock {
-  Vec12 f = Vec12::Zero();      // [F_i (world), τ_i (body i), F_j (world), τ_j (body j)]
-  Mat12 df_dq = Mat12::Zero();  // ∂f/∂q_loc
-  Mat12 df_dv = Mat12::Zero();  // ∂f/∂v_loc
+// What a spanning tree of joint coordinates needs of a joint it carries (solvers/joint_tree.hpp):
+// its kind and its two markers (the axis is the markers' z; the parent's marker origin lies on
+// the axis or is the centre).
+struct TreeJointSpec {
+  enum class Kind { kRevolute, kPrismatic, kFixed, kSpherical };
+  Kind kind = Kind::kFixed;
+  Marker marker_i, marker_j;
 };
+
+// A driver's one row θ(q) − θ_d(t) of the relative rotation (or slide) about the axis between
+// its two bodies: what joint coordinates can hold in the coordinate itself.
+enum class DrivenMotion { kNone, kRotation, kSlide };
 
 class Element {
  public:
@@ -139,6 +136,22 @@ class Element {
   // Where the element attaches to its bodies (marker origins on body i, then body j): what a
   // drawing of the mechanism links to each body's centre (io/vtk_series.hpp).
   virtual std::vector<Marker> attachments() const { return {}; }
+
+  // --- capabilities the solvers ask for (never what an element is) ------------------------
+  // A joint that joint coordinates can carry in a spanning tree; nullopt if it keeps its rows.
+  virtual std::optional<TreeJointSpec> tree_joint() const { return std::nullopt; }
+  // kRotation/kSlide if the element's single row is θ(q) − θ_d(t) about its markers' axis, with
+  // θ_d = driven_target(t) and θ̇_d = driven_target_rate(t).
+  virtual DrivenMotion driven_motion() const { return DrivenMotion::kNone; }
+  virtual double driven_target(double /*t*/) const { return 0.0; }
+  virtual double driven_target_rate(double /*t*/) const { return 0.0; }
+  // True if the rows depend on time explicitly (Φ_t ≠ 0): their reactions do work on the bodies
+  // (drivers). The energy watch counts that work as a source.
+  virtual bool rows_depend_on_time() const { return false; }
+  // True if the element feeds power into the mechanism from outside (loads, motor torques):
+  // delivered_power is that power [W]. The energy watch counts its work as a source.
+  virtual bool delivers_power() const { return false; }
+  virtual double delivered_power(const ElementInput&) const { return 0.0; }
 
   // --- element memory ---------------------------------------------------------------------
   // Values an element remembers between steps (the approach speed at contact onset, a bristle's

@@ -14,7 +14,7 @@
 #pragma once
 
 // clang-format off
-#include "clearsim/elements/element.hpp"     // Eigen/Core first: AutoDiff needs it
+#include "clearsim/math/body_kinematics.hpp"  // Eigen/Core first: AutoDiff needs it
 #include <unsupported/Eigen/AutoDiff>
 // clang-format on
 

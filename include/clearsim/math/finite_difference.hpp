@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "clearsim/elements/element.hpp"
+#include "clearsim/math/body_kinematics.hpp"
 #include "clearsim/math/so3.hpp"
 
 namespace cs::fd {

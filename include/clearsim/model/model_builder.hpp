@@ -40,8 +40,8 @@ void add_shape(Model& model, const std::string& name, int body, const Vec3& p_W,
 // Ideal joint between bodies i and j at point at_W with axis axis_W (ignored by spherical and
 // fixed). Universal joints take axis_W on body i and axis2_W on body j, which must be
 // perpendicular. Returns the element index.
-int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i,
-              int body_j, const Vec3& at_W, const Vec3& axis_W, const Vec3& axis2_W = Vec3::Zero());
+int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i, int body_j,
+              const Vec3& at_W, const Vec3& axis_W, const Vec3& axis2_W = Vec3::Zero());
 
 // Driver on an existing revolute/cylindrical (rotation) or prismatic/cylindrical (translation)
 // joint.
@@ -57,19 +57,21 @@ int add_element(Model& model, std::unique_ptr<Element> element);
 // --- contact geometry: unilateral (NSGA), compliant or lubricated ------------------------------
 #include <optional>
 
+#include "clearsim/elements/contact/clearance_joints.hpp"
 #include "clearsim/elements/contact/compliant_contact.hpp"
 
 namespace cs {
 
 struct ClearanceParams {
-  double clearance = 0.0;        // radial clearance c = R − r [m], > 0
-  double asperity = 0.0;         // spherical: e0 [m], 0 ≤ e0 < c (contact starts at e = c − e0)
-  double restitution = 0.0;      // Newton e_N ∈ [0, 1]
-  double friction = 0.0;         // Coulomb μ ≥ 0
-  double contact_radius = 0.0;   // ball or pin radius r [m] (where friction acts), ≥ 0
-  double pin_length = 0.0;       // revolute: L_pin ≥ 0 (two end spheres at ±L/2; 0: planar)
-  int axial = 0;                 // revolute: 0 free, 1 ideal, 2 thrust-face clearance
-  double axial_clearance = 0.0;  // revolute with axial = 2: c_ax > 0 [m]
+  double clearance = 0.0;       // radial clearance c = R − r [m], > 0
+  double asperity = 0.0;        // spherical: e0 [m], 0 ≤ e0 < c (contact starts at e = c − e0)
+  double restitution = 0.0;     // Newton e_N ∈ [0, 1]
+  double friction = 0.0;        // Coulomb μ ≥ 0
+  double contact_radius = 0.0;  // ball or pin radius r [m] (where friction acts), ≥ 0
+  double pin_length = 0.0;      // revolute: L_pin ≥ 0 (two end spheres at ±L/2; 0: planar)
+  // Revolute: the pin's axial motion free, held by an ideal row, or between thrust faces.
+  contact::RevoluteClearance::Axial axial = contact::RevoluteClearance::Axial::kFree;
+  double axial_clearance = 0.0;  // revolute with thrust faces: c_ax > 0 [m]
   // The compliant or lubricated treatment (contact laws, friction law, lubricant); nullopt: the
   // unilateral NSGA treatment with `restitution` and `friction`. With laws, `asperity` applies
   // to revolute joints too (dry contact starts at ‖e‖ = c − e0) and laws->asperity is set from it.

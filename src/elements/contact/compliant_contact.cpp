@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "clearsim/elements/contact/clearance_joints.hpp"
 
@@ -11,9 +12,11 @@ namespace {
 using ConstVec3Map = Eigen::Map<const Vec3>;
 
 std::string geometry_kind(const Geometry& g) {
-  if (std::holds_alternative<SphericalClearanceGeometry>(g)) return "spherical_clearance";
-  if (std::holds_alternative<RevoluteClearanceGeometry>(g)) return "revolute_clearance";
-  return "sphere_plane";
+  return std::visit(
+      overloaded{[](const SphericalClearanceGeometry&) { return "spherical_clearance"; },
+                 [](const RevoluteClearanceGeometry&) { return "revolute_clearance"; },
+                 [](const SpherePlaneGeometry&) { return "sphere_plane"; }},
+      g);
 }
 }  // namespace
 
@@ -23,6 +26,9 @@ CompliantContact::CompliantContact(std::string name, int body_i, int body_j, Geo
       geometry_(std::move(geometry)),
       laws_(std::move(laws)),
       axial_ideal_(axial_ideal) {
+  if (axial_ideal_ && !std::holds_alternative<RevoluteClearanceGeometry>(geometry_))
+    throw std::invalid_argument("'" + this->name() +
+                                "': an ideal axial row needs a revolute clearance geometry");
   // A pin with two ends carries one half of the bearing length at each end.
   auto& bearing = laws_.lubrication.bearing;
   if (num_points(geometry_) == 2) bearing.length *= 0.5;
@@ -46,8 +52,8 @@ template <class S>
 Eigen::Matrix<S, 12, 1> CompliantContact::generalized_force(const Pose<S>& i, const Pose<S>& j,
                                                             const double* memory,
                                                             Evaluation* ev) const {
-  ContactPoint<S> cp[2];
-  Journal<S> J[2];
+  ContactPoint<S> cp[kMaxContactPoints];
+  Journal<S> J[kMaxContactPoints];
   const int n = contact_points(geometry_, laws_.asperity, i, j, cp, J);
   Eigen::Matrix<S, 12, 1> f = Eigen::Matrix<S, 12, 1>::Zero();
   if (ev) ev->points = n;
@@ -139,8 +145,8 @@ Element::ContactRates CompliantContact::contact_rates(const ElementInput& in) co
 
 void CompliantContact::update_memory(const ElementInput& in, double* memory) const {
   const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
-  ContactPoint<double> cp[2];
-  Journal<double> J[2];
+  ContactPoint<double> cp[kMaxContactPoints];
+  Journal<double> J[kMaxContactPoints];
   const int n = contact_points(geometry_, laws_.asperity, pi, pj, cp, J);
   const Evaluation ev = evaluate(in);
   for (int k = 0; k < n; ++k) {
@@ -171,30 +177,32 @@ void CompliantContact::update_memory(const ElementInput& in, double* memory) con
 }
 
 int CompliantContact::num_ideal_rows() const {
-  if (std::holds_alternative<SphericalClearanceGeometry>(geometry_)) return 3;
-  if (std::holds_alternative<RevoluteClearanceGeometry>(geometry_)) return 5;
-  return 0;
+  return std::visit(overloaded{[](const SphericalClearanceGeometry&) { return 3; },
+                               [](const RevoluteClearanceGeometry&) { return 5; },
+                               [](const SpherePlaneGeometry&) { return 0; }},
+                    geometry_);
 }
 
 void CompliantContact::ideal_rows(const ElementInput& in, ConstraintBlock& out) const {
-  if (const auto* s = std::get_if<SphericalClearanceGeometry>(&geometry_)) {
-    spherical_ideal_rows(*s, in, out);
-  } else if (const auto* r = std::get_if<RevoluteClearanceGeometry>(&geometry_)) {
-    revolute_ideal_rows(*r, in, out);
-  } else {
-    out.reset(0);
-  }
+  std::visit(
+      overloaded{[&](const SphericalClearanceGeometry& s) { spherical_ideal_rows(s, in, out); },
+                 [&](const RevoluteClearanceGeometry& r) { revolute_ideal_rows(r, in, out); },
+                 [&](const SpherePlaneGeometry&) { out.reset(0); }},
+      geometry_);
 }
 
 void CompliantContact::constraint(const ElementInput& in, ConstraintBlock& out) const {
   out.reset(num_constraints());
-  if (axial_ideal_) revolute_axial_row(std::get<RevoluteClearanceGeometry>(geometry_), in, out);
+  if (const auto* r = axial_row_geometry()) revolute_axial_row(*r, in, out);
 }
 
 void CompliantContact::constraint_tangent(const ElementInput& in, const double* lambda,
                                           Mat12& K) const {
-  if (axial_ideal_)
-    revolute_axial_tangent(std::get<RevoluteClearanceGeometry>(geometry_), in, lambda[0], K);
+  if (const auto* r = axial_row_geometry()) revolute_axial_tangent(*r, in, lambda[0], K);
+}
+
+const RevoluteClearanceGeometry* CompliantContact::axial_row_geometry() const {
+  return axial_ideal_ ? std::get_if<RevoluteClearanceGeometry>(&geometry_) : nullptr;
 }
 
 std::vector<std::string> CompliantContact::channel_names() const {

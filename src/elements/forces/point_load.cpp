@@ -41,6 +41,10 @@ std::vector<std::string> PointLoad::channel_names() const {
 double PointLoad::channel_value(int k, const ElementInput& in, const double*) const {
   if (k < 3) return force_W_[k].value(in.t);
   if (k < 6) return torque_W_[k - 3].value(in.t);
+  return delivered_power(in);
+}
+
+double PointLoad::delivered_power(const ElementInput& in) const {
   // Power F·v_P + τ·ω_W with v_P = v + R(Ω × s̄) the velocity of the application point.
   const BodyKinematics& b = *in.i;
   const Vec3 v_P_W = b.v_W + b.R_WB * b.w_B.cross(at_.p_B);

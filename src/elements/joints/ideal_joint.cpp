@@ -79,6 +79,22 @@ IdealJoint::IdealJoint(std::string name, JointType type, Marker marker_i, Marker
       prims_(rows_of(type)),
       rows_(row_count(prims_)) {}
 
+std::optional<TreeJointSpec> IdealJoint::tree_joint() const {
+  using Kind = TreeJointSpec::Kind;
+  switch (type_) {
+    case JointType::kRevolute:
+      return TreeJointSpec{Kind::kRevolute, mi_, mj_};
+    case JointType::kPrismatic:
+      return TreeJointSpec{Kind::kPrismatic, mi_, mj_};
+    case JointType::kFixed:
+      return TreeJointSpec{Kind::kFixed, mi_, mj_};
+    case JointType::kSpherical:
+      return TreeJointSpec{Kind::kSpherical, mi_, mj_};
+    default:
+      return std::nullopt;
+  }
+}
+
 void IdealJoint::constraint(const ElementInput& in, ConstraintBlock& out) const {
   out.reset(rows_);
   int r = 0;

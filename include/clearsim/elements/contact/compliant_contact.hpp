@@ -18,6 +18,7 @@
 // The bristle deflection is d = (I − NNᵀ)(A_j − A_i) with A the anchors' world positions.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -82,8 +83,12 @@ class CompliantContact final : public Element {
   // Forces of one evaluation, per contact point / journal (for channels and tests).
   struct Evaluation {
     int points = 0;
-    double g[2] = {0.0, 0.0}, F_N[2] = {0.0, 0.0};
-    Vec3 F_T[2] = {Vec3::Zero(), Vec3::Zero()}, film[2] = {Vec3::Zero(), Vec3::Zero()};
+    std::array<double, kMaxContactPoints> g{}, F_N{};
+    std::array<Vec3, kMaxContactPoints> F_T, film;
+    Evaluation() {
+      F_T.fill(Vec3::Zero());
+      film.fill(Vec3::Zero());
+    }
   };
   Evaluation evaluate(const ElementInput& in) const;
 
@@ -91,6 +96,8 @@ class CompliantContact final : public Element {
   template <class S>
   Eigen::Matrix<S, 12, 1> generalized_force(const Pose<S>& i, const Pose<S>& j,
                                             const double* memory, Evaluation* ev) const;
+  // The revolute geometry whose ideal axial row this element carries (nullptr if none).
+  const RevoluteClearanceGeometry* axial_row_geometry() const;
   Geometry geometry_;
   ContactLaws laws_;
   bool axial_ideal_ = false;

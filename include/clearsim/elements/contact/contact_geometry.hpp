@@ -21,11 +21,14 @@
 //                      marker on body i): g_N = n·(c_j − p_i) − r.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "clearsim/elements/element.hpp"
 #include "clearsim/math/autodiff.hpp"
 #include "clearsim/model/body.hpp"
 
@@ -71,6 +74,12 @@ struct SphericalClearanceGeometry {
     J.axis.setZero();
     return 1;
   }
+  int num_points() const { return 1; }
+  // The contact points (count returned): the journal's, dry contact at ‖e‖ = c − e0 (e0 given by
+  // the treatment).
+  template <class S>
+  int points(double e0, const Pose<S>& i, const Pose<S>& j, ContactPoint<S>* cp,
+             Journal<S>* J) const;
 };
 
 struct RevoluteClearanceGeometry {
@@ -104,6 +113,11 @@ struct RevoluteClearanceGeometry {
     }
     return num_ends();
   }
+  int num_points() const { return num_ends(); }
+  // The contact points (count returned): one per pin end, dry contact at ‖e_α‖ = c − e0.
+  template <class S>
+  int points(double e0, const Pose<S>& i, const Pose<S>& j, ContactPoint<S>* cp,
+             Journal<S>* J) const;
 };
 
 // The contact point of a journal inside its housing: the journal surface point along the
@@ -148,11 +162,67 @@ struct SpherePlaneGeometry {
     cp.v_rel = j.velocity_at(cp.p_j) - i.velocity_at(cp.p_i);
     return 1;
   }
+  int num_points() const { return 1; }
+  // The contact point (no journal, no asperity).
+  template <class S>
+  int points(double /*e0*/, const Pose<S>& i, const Pose<S>& j, ContactPoint<S>* cp,
+             Journal<S>* /*J*/) const {
+    return contacts(i, j, cp);
+  }
 };
 
-// The shape pairs a contact treatment can hold.
+template <class S>
+int SphericalClearanceGeometry::points(double e0, const Pose<S>& i, const Pose<S>& j,
+                                       ContactPoint<S>* cp, Journal<S>* J) const {
+  journals(i, j, J);
+  cp[0] = journal_contact(J[0], clearance - e0, ball_radius, clearance, i, j);
+  return 1;
+}
+
+template <class S>
+int RevoluteClearanceGeometry::points(double e0, const Pose<S>& i, const Pose<S>& j,
+                                      ContactPoint<S>* cp, Journal<S>* J) const {
+  const int n = journals(i, j, J);
+  for (int a = 0; a < n; ++a)
+    cp[a] = journal_contact(J[a], clearance - e0, pin_radius, clearance, i, j);
+  return n;
+}
+
+// What every shape pair offers: its largest number of points, their count for this instance, and
+// its contact points (and journals, for clearance joints) from a pair of poses. A geometry added
+// to the variant below without them does not compile (see also the static_assert).
+template <class G>
+concept ContactGeometry = requires(const G& g, const Pose<double>& p, ContactPoint<double>* cp,
+                                   Journal<double>* J) {
+  { G::kMaxPoints } -> std::convertible_to<int>;
+  { g.num_points() } -> std::convertible_to<int>;
+  { g.points(0.0, p, p, cp, J) } -> std::convertible_to<int>;
+};
+
+// std::visit with one lambda per alternative: overloaded{[](const A&) {...}, [](const B&) {...}}.
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+// The shape pairs a contact treatment can hold. Every use dispatches by std::visit, so a
+// geometry added here and forgotten in a treatment, channel or writer does not compile.
 using Geometry =
     std::variant<SphericalClearanceGeometry, RevoluteClearanceGeometry, SpherePlaneGeometry>;
+
+template <class V>
+struct GeometryTraits;
+template <class... G>
+struct GeometryTraits<std::variant<G...>> {
+  static constexpr bool kAllGeometries = (ContactGeometry<G> && ...);
+  static constexpr int kMaxPoints = std::max({G::kMaxPoints...});
+};
+static_assert(GeometryTraits<Geometry>::kAllGeometries,
+              "every alternative of contact::Geometry must model ContactGeometry");
+// The most contact points (and journals) any geometry has: the size of the treatments' buffers.
+inline constexpr int kMaxContactPoints = GeometryTraits<Geometry>::kMaxPoints;
 
 // The markers a geometry is built on (body i's, then body j's).
 inline std::vector<Marker> geometry_markers(const SphericalClearanceGeometry& g) {
@@ -169,26 +239,16 @@ inline std::vector<Marker> geometry_markers(const Geometry& g) {
 }
 
 // Number of contact points of a geometry (journals of a clearance joint: one per pin end).
-int num_points(const Geometry& g);
-// Contact points of the geometry (count returned), from the same kernels for every treatment.
+inline int num_points(const Geometry& g) {
+  return std::visit([](const auto& x) { return x.num_points(); }, g);
+}
+// Contact points of the geometry (count returned, at most kMaxContactPoints), from the same
+// kernels for every treatment.
 template <class S>
 int contact_points(const Geometry& geometry, double asperity, const Pose<S>& i, const Pose<S>& j,
                    ContactPoint<S>* points, Journal<S>* journals) {
-  if (const auto* sp = std::get_if<SpherePlaneGeometry>(&geometry)) {
-    return sp->contacts(i, j, points);
-  }
-  if (const auto* s = std::get_if<SphericalClearanceGeometry>(&geometry)) {
-    s->journals(i, j, journals);
-    points[0] =
-        journal_contact(journals[0], s->clearance - asperity, s->ball_radius, s->clearance, i, j);
-    return 1;
-  }
-  const auto& r = std::get<RevoluteClearanceGeometry>(geometry);
-  const int n = r.journals(i, j, journals);
-  for (int a = 0; a < n; ++a)
-    points[a] =
-        journal_contact(journals[a], r.clearance - asperity, r.pin_radius, r.clearance, i, j);
-  return n;
+  return std::visit([&](const auto& g) { return g.points(asperity, i, j, points, journals); },
+                    geometry);
 }
 
 // Geometric output channels, read from the kernels (the same for every treatment):

@@ -27,6 +27,9 @@ class PointLoad final : public Element {
   // "force.x|y|z", "torque.x|y|z" (world), "power" [W].
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  bool delivers_power() const override { return true; }
+  // F·v_P + τ·ω_W [W], v_P the velocity of the application point.
+  double delivered_power(const ElementInput& in) const override;
 
  private:
   Marker at_;

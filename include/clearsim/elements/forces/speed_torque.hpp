@@ -50,6 +50,11 @@ class SpeedTorque final : public Element {
   // "power" [W] (T_applied·θ̇, delivered to the bodies).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  bool delivers_power() const override { return true; }
+  // T_applied·θ̇ [W] (the "power" channel).
+  double delivered_power(const ElementInput& in) const override {
+    return channel_value(2, in, nullptr);
+  }
 
  private:
   Marker mi_, mj_;

@@ -50,6 +50,8 @@ class IdealJoint final : public Element {
   const Marker& marker_i() const { return mi_; }
   std::vector<Marker> attachments() const override { return {mi_, mj_}; }
   const Marker& marker_j() const { return mj_; }
+  // Revolute, prismatic, fixed and spherical joints can be carried by joint coordinates.
+  std::optional<TreeJointSpec> tree_joint() const override;
 
   int num_constraints() const override { return rows_; }
   void constraint(const ElementInput& in, ConstraintBlock& out) const override;

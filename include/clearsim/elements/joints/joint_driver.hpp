@@ -28,6 +28,12 @@ class JointDriver final : public Element {
   std::string constraint_row_name(int) const override;
 
   Motion motion() const { return motion_; }
+  DrivenMotion driven_motion() const override {
+    return motion_ == Motion::kRotation ? DrivenMotion::kRotation : DrivenMotion::kSlide;
+  }
+  double driven_target(double t) const override { return target(t); }
+  double driven_target_rate(double t) const override { return target_d1(t); }
+  bool rows_depend_on_time() const override { return true; }
   // Prescribed position, velocity and acceleration at time t.
   double target(double t) const;
   double target_d1(double t) const;
