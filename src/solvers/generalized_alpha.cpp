@@ -9,6 +9,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/newton_stop.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 
@@ -382,10 +383,11 @@ void GeneralizedAlpha::note_fresh_rate(double rate) {
 }
 
 void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = gap_rows_;
-  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  const double beta_p = p_.beta_prime(h);
-  const double gamma_p = p_.gamma_prime(h);
+  const double beta = p_.beta;
+  SmoothSolve& c = solve_;
+  c.s = &s;
+  c.beta_p = p_.beta_prime(h);
+  c.gamma_p = p_.gamma_prime(h);
   // Stopping tolerance tied to the step (modified Newton). An absolute tolerance alone lets the
   // Newton error of a step, δq ≲ newton_tol, exceed the step's truncation error O(h³) at small h;
   // it reaches the velocities amplified by γ′ = γ/(βh), and modified Newton's error has the same
@@ -405,22 +407,36 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // remaining error is O(newton_tol²) (the same test: its velocity error is unchanged by this).
   // NSGA keeps it too: its corrections then project positions and velocities onto the joints and
   // gaps exactly, and its examples' published figures were measured with it.
-  const bool modified = settings_.newton == NewtonMode::kModified;
-  const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
+  c.modified = settings_.newton == NewtonMode::kModified;
+  c.err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
   const double roundoff = newton_stop::roundoff(s);
-  const double newton_tol = alpha_newton_cap(settings_, roundoff);
-  const double tol_floor = std::min(newton_tol, roundoff);
-  const bool step_stop = settings_.newton_step_error_stop && modified && !nonsmooth_;
-  // The position bound alone (the order of q and v), and with it the acceleration bound.
-  auto position_tol = [&](const State& it) {
-    const double est = err_c * (it.a - s.a).lpNorm<Eigen::Infinity>();
-    return std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, newton_tol) : newton_tol;
-  };
-  auto step_tol = [&](const State& it) {
-    return step_stop ? newton_stop::accel_bound(it.vdot, beta_p, tol_floor, position_tol(it))
-                     : position_tol(it);
-  };
+  c.newton_tol = alpha_newton_cap(settings_, roundoff);
+  c.tol_floor = std::min(c.newton_tol, roundoff);
+  c.step_stop = settings_.newton_step_error_stop && c.modified && !nonsmooth_;
+  predict(s, h);
+  // The step's own motion (the predictor's increment), the scale of a diverging increment.
+  c.motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * c.tol_floor);
+  shared_ok_ = false;  // set when Newton converges (see project())
+  choose_matrix(h);
+  c.mass_fresh_at = -1;
+  c.fresh_noted = false;
+  newton_solve(*this, settings_.max_newton_iterations, res);
+}
 
+double GeneralizedAlpha::position_tol(const State& it) const {
+  const SmoothSolve& c = solve_;
+  const double est = c.err_c * (it.a - c.s->a).lpNorm<Eigen::Infinity>();
+  return std::isfinite(est) && c.step_stop ? std::clamp(est, c.tol_floor, c.newton_tol)
+                                           : c.newton_tol;
+}
+
+double GeneralizedAlpha::step_tol(const State& it) const {
+  const SmoothSolve& c = solve_;
+  return c.step_stop ? newton_stop::accel_bound(it.vdot, c.beta_p, c.tol_floor, position_tol(it))
+                     : position_tol(it);
+}
+
+void GeneralizedAlpha::predict(const State& s, double h) {
   // Predictor: v̇ and λ extrapolated linearly from the last two steps when the last step ended
   // here with the same persistent contacts, else held (v̇_{n+1} = v̇_n, λ_{n+1} = λ_n). The
   // predictor only starts Newton; the extrapolated one is O(h²) from the solution instead of
@@ -428,6 +444,8 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   // flight: first increments 3e-8 → 2e-9 m). Under NSGA the corrections perturb the state a
   // little every step, and fast sliding contacts iterate at the rate h·v/c of the velocity rows,
   // so the gain in iterations is smaller there.
+  const int p = gap_rows_;
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   State& x = trial_;
   x.t = s.t + h;
   x.vdot = s.vdot;
@@ -449,13 +467,14 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   hdq_ = h * (s.v + h * (0.5 - beta) * s.a + h * beta * x.a);
   x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
   integrate_configuration(s, hdq_, x);
-  // The step's own motion (the predictor's increment), the scale of a diverging increment.
-  const double motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * tol_floor);
+}
 
-  shared_ok_ = false;  // set when Newton converges (see project())
+void GeneralizedAlpha::choose_matrix(double h) {
+  SmoothSolve& c = solve_;
+  const int p = gap_rows_;
   // The fixed-step loop computes h as target − t, so equal steps differ in the last bits.
-  if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
-  if (modified && p > 0 && factored_persistent_ != persistent_) factored_h_ = -1.0;
+  if (c.modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
+  if (c.modified && p > 0 && factored_persistent_ != persistent_) factored_h_ = -1.0;
   // Mass iteration (modified Newton): the iteration matrix keeps only M of its top-left block
   // M + (γ′/β′)C_t + K_t T/β′ — the dropped terms are O(h²β‖M⁻¹K‖) and O(hγ‖M⁻¹C‖) relative to
   // M, about 1e-7 for the rigid mechanisms of the seeds at h = 1e-5 — and, under index 3, the
@@ -470,170 +489,188 @@ void GeneralizedAlpha::smooth_solve(const State& s, double h, StepResult& res) {
     mass_ok_ = false;
     factored_h_ = -1.0;
   }
-  const bool mass_iteration = modified && mass_ok_ && (mass_schur_ || sparse_schur_);
+  c.mass_iteration = c.modified && mass_ok_ && (mass_schur_ || sparse_schur_);
   if (nonsmooth_ || (p > 0 && mass_persistent_ != persistent_)) mass_factored_ = false;
-  int mass_fresh_at = -1;    // the iteration of this step that factored the mass iteration's S
-  bool fresh_noted = false;  // its rate has been read (note_fresh_rate, once per factorization)
-  double last_dx = INFINITY, prev_dx = INFINITY;
-  int fresh_at = -1;  // the iteration whose increment came from a matrix factored at its iterate
-  for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
-    const bool need_matrix = !mass_iteration && (!modified || factored_h_ < 0.0);
-    evaluate(x, need_matrix);
-    // Constraint residual in position units: Φ (index 3) or h-scaled B v + Φ_t (stabilized).
-    double phi_norm = m == 0 ? 0.0
-                             : (stabilized() ? r_v_.lpNorm<Eigen::Infinity>() / gamma_p
-                                             : phi_.lpNorm<Eigen::Infinity>());
-    if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>() / gamma_p);
-    if (!std::isfinite(phi_norm) || !r_q_.allFinite()) break;
-    const double tol = step_tol(x);
-    if (it > 0 && last_dx <= tol && phi_norm <= tol) {
-      res.converged = true;
-      shared_xi_.setZero(n);  // B_ and Φ are those of the accepted iterate
-      shared_ok_ = true;
-      break;
+  c.h = h;
+}
+
+bool GeneralizedAlpha::mass_iterating() const { return solve_.mass_iteration && mass_ok_; }
+
+NewtonCheck GeneralizedAlpha::evaluate_iterate(int, const NewtonTrace&) {
+  const SmoothSolve& c = solve_;
+  const int m = sys_.num_constraints();
+  const bool need_matrix = !c.mass_iteration && (!c.modified || factored_h_ < 0.0);
+  evaluate(trial_, need_matrix);
+  // Constraint residual in position units: Φ (index 3) or h-scaled B v + Φ_t (stabilized).
+  double phi_norm = m == 0 ? 0.0
+                           : (stabilized() ? r_v_.lpNorm<Eigen::Infinity>() / c.gamma_p
+                                           : phi_.lpNorm<Eigen::Infinity>());
+  if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>() / c.gamma_p);
+  NewtonCheck check;
+  check.finite = std::isfinite(phi_norm) && r_q_.allFinite();
+  check.phi = phi_norm;
+  if (check.finite) check.tol = check.phi_tol = step_tol(trial_);
+  return check;
+}
+
+void GeneralizedAlpha::converged_at_evaluation() {
+  shared_xi_.setZero(sys_.num_dofs());  // B_ and Φ are those of the accepted iterate
+  shared_ok_ = true;
+}
+
+bool GeneralizedAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
+  SmoothSolve& c = solve_;
+  if (mass_iterating()) {
+    if (!mass_matrix_ready(it, tr, res)) return false;
+  } else if (!(!c.mass_iteration && (!c.modified || factored_h_ < 0.0)) && it >= 2 &&
+             tr.slower_than(0.25)) {
+    // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
+    evaluate(trial_, true);
+    factored_h_ = -1.0;
+  }
+  if (!mass_iterating() && (!c.modified || factored_h_ < 0.0)) {
+    if (!build_and_factor(trial_, c.h, hdq_)) {
+      res.message = "singular iteration matrix";
+      return false;
     }
-    if (it == settings_.max_newton_iterations) break;
-    if (mass_iteration && mass_ok_) {
-      const bool fresh = mass_fresh_at >= 0;
-      // Rates are read only from increments above the round-off noise.
-      const bool measurable = last_dx > kNoiseBand * tol_floor;
-      if (fresh && it >= mass_fresh_at + 2 && measurable) {
-        // The first rate of a factorization drives the stiffness blocks' trial; any later one
-        // that is still slower than kMassRate ends the mass iteration.
-        if (!fresh_noted) {
-          fresh_noted = true;
-          note_fresh_rate(last_dx / prev_dx);
-        } else if (last_dx > kMassRate * prev_dx) {
-          mass_too_slow_ = true;
-        }
-      }
-      if (mass_too_slow_) {
-        // Too slow: the LU of the full matrix from here on. This step is solved again from its
-        // predictor (by step()'s full-Newton attempt), not from an iterate the mass iteration
-        // may have thrown far off: continued from there, the lubricated four-bar's first step
-        // (rate 22) led to a history that failed at its film rupture (t = 0.091 s).
-        mass_ok_ = false;
-        mass_factored_ = false;
-        factored_h_ = -1.0;
-        res.message = "the mass iteration contracts too slowly";
-        break;
-      }
-      if (!mass_factored_ || (!fresh && it >= 2 && last_dx > kMassRefresh * prev_dx)) {
-        if (p > 0 && !any_persistent_) G_.setZero(p, n);
-        if (stiff_on_) {
-          body_stiffness_terms(x, h);
-        } else if (sparse_schur_) {
-          sparse_schur_->set_body_terms({});
-        }
-        if (!B_current_ && m > 0) {  // the products alone were evaluated at x
-          if (ls_.is_sparse()) {
-            tB_.clear();
-            sys_.constraints(kin_, x.t, nullptr, MatrixSink(&tB_), nullptr, nullptr);
-          } else {
-            B_.setZero();
-            sys_.constraints(kin_, x.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
-          }
-          B_current_ = true;
-        }
-        const bool ok = mass_schur_ ? mass_schur_->factor_gaps(B_, G_, persistent_)
-                                    : (ls_.is_sparse() ? sparse_schur_->factor(tB_, m, n)
-                                                       : sparse_schur_->factor(B_));
-        if (!ok) {
-          res.message = "singular iteration matrix (mass iteration)";
-          mass_factored_ = false;
-          break;
-        }
-        ++res.factorizations;
-        mass_factored_ = true;
-        mass_persistent_ = persistent_;
-        mass_fresh_at = it;
-        fresh_noted = false;
-      }
-    } else if (!need_matrix && it >= 2 && last_dx > 0.25 * prev_dx) {
-      // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
-      evaluate(x, true);
-      factored_h_ = -1.0;
-    }
-    if (!(mass_iteration && mass_ok_) && (!modified || factored_h_ < 0.0)) {
-      if (!build_and_factor(x, h, hdq_)) {
-        res.message = "singular iteration matrix";
-        break;
-      }
-      ++res.factorizations;
-      factored_h_ = h;
-      fresh_at = it;
-    }
-    rhs_.head(n) = -r_q_ / beta_p;
-    if (m > 0) rhs_.segment(n, m) = stabilized() ? VecX(-r_v_ / gamma_p) : VecX(-phi_);
-    for (int j = 0; j < p; ++j)
-      rhs_(n + m + j) = persistent_[j] ? -r_c_(j) / gamma_p : -x.lambda_N(j) / beta_p;
-    if (mass_iteration && mass_ok_ && mass_schur_) {
-      mass_schur_->solve_gaps(rhs_);
-    } else if (mass_iteration && mass_ok_) {
-      sparse_schur_->solve(rhs_);
-    } else {
-      ls_.solve(rhs_);
-    }
-    const auto xi = rhs_.head(n);
-    const double dx = xi.lpNorm<Eigen::Infinity>();
-    if (!(mass_iteration && mass_ok_) && newton_stop::diverges(it, dx, last_dx, motion)) {
-      // Diverging: the increment grew tenfold to a hundred times the step's own motion. Applied,
-      // it throws the iterate far off, where the iteration can settle on a spurious root (the
-      // squeeze-only lubricated four-bar at a film spike: an increment of 2.3 m after 2e-4 m, and
-      // 14 iterations later a "converged" step with a pin 0.55 m out of its 50 µm bearing and
-      // the kinetic energy multiplied by 4e7). It is not applied: a stale matrix is refactored
-      // at this iterate, and a fresh one that diverges fails the attempt (modified Newton then
-      // tries full Newton from the predictor, and the driver splits the step).
-      if (modified && fresh_at != it) {
-        factored_h_ = -1.0;
-        res.iterations = it + 1;
-        continue;
-      }
-      res.message = "Newton diverges";
-      break;
-    }
-    prev_dx = last_dx;
-    last_dx = dx;
-    hdq_ += xi;
-    integrate_configuration(s, hdq_, x);
-    x.v += gamma_p * xi;
-    x.vdot += beta_p * xi;
-    x.a += ((1.0 - af) / (1.0 - am)) * beta_p * xi;
-    if (m > 0) x.lambda += beta_p * rhs_.segment(n, m);
-    if (p > 0) x.lambda_N += beta_p * rhs_.segment(n + m, p);
-    res.iterations = it + 1;
-    // Accept without another evaluation when the contraction rate ρ bounds the remaining
-    // error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10 (the usual stopping rule of simplified Newton; Hairer &
-    // Wanner IV.8), the residual before this correction already being within tolerance.
-    // An increment at the round-off floor is accepted as it is (its rate would be noise), and
-    // so is one that has stopped contracting within kNoiseBand of it, or within the position
-    // bound: the floor counts the bodies' coordinates, but a driver's Φ = θ − ωt carries the
-    // round-off of ωt too (2.8e-14 rad at 157 rad), and near a singular position (IFToMM A02
-    // lying flat) the conditioning of the matrix keeps the increments well above round-off. The
-    // latter only for an exact Newton increment (matrix factored at this iterate): a stale
-    // matrix also stalls, on a stiff film (seed 003's lubricated four-bar), and accepting it
-    // there lost the film.
-    const bool stalled = it >= 1 && last_dx >= 0.5 * prev_dx;
-    const double stall_tol =
-        !stalled ? tol_floor
-                 : std::max(kNoiseBand * tol_floor, fresh_at == it ? position_tol(x) : 0.0);
-    const bool at_floor = step_stop && last_dx <= stall_tol;
-    const double phi_tol = at_floor ? std::max(tol, stall_tol) : tol;
-    if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
-      const double rho = last_dx < prev_dx ? last_dx / prev_dx : 0.0;
-      if (mass_iteration && mass_ok_ && mass_fresh_at >= 0 && it == mass_fresh_at + 1 &&
-          last_dx < prev_dx && last_dx > kNoiseBand * tol_floor && !fresh_noted) {
-        fresh_noted = true;
-        note_fresh_rate(rho);  // the two increments of this step's fresh factorization
-      }
-      if (at_floor || rho / (1.0 - rho) * last_dx <= 0.1 * tol) {
-        res.converged = true;
-        shared_xi_ = xi;  // B_ and Φ are those of the iterate before this increment
-        shared_ok_ = true;
-        break;
-      }
+    ++res.factorizations;
+    factored_h_ = c.h;
+    tr.fresh_at = it;
+  }
+  return true;
+}
+
+bool GeneralizedAlpha::mass_matrix_ready(int it, const NewtonTrace& tr, StepResult& res) {
+  SmoothSolve& c = solve_;
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = gap_rows_;
+  const bool fresh = c.mass_fresh_at >= 0;
+  // Rates are read only from increments above the round-off noise.
+  const bool measurable = tr.last_dx > kNoiseBand * c.tol_floor;
+  if (fresh && it >= c.mass_fresh_at + 2 && measurable) {
+    // The first rate of a factorization drives the stiffness blocks' trial; any later one
+    // that is still slower than kMassRate ends the mass iteration.
+    if (!c.fresh_noted) {
+      c.fresh_noted = true;
+      note_fresh_rate(tr.last_dx / tr.prev_dx);
+    } else if (tr.slower_than(kMassRate)) {
+      mass_too_slow_ = true;
     }
   }
+  if (mass_too_slow_) {
+    // Too slow: the LU of the full matrix from here on. This step is solved again from its
+    // predictor (by step()'s full-Newton attempt), not from an iterate the mass iteration
+    // may have thrown far off: continued from there, the lubricated four-bar's first step
+    // (rate 22) led to a history that failed at its film rupture (t = 0.091 s).
+    mass_ok_ = false;
+    mass_factored_ = false;
+    factored_h_ = -1.0;
+    res.message = "the mass iteration contracts too slowly";
+    return false;
+  }
+  if (mass_factored_ && (fresh || it < 2 || !tr.slower_than(kMassRefresh))) return true;
+  if (p > 0 && !any_persistent_) G_.setZero(p, n);
+  if (stiff_on_) {
+    body_stiffness_terms(trial_, c.h);
+  } else if (sparse_schur_) {
+    sparse_schur_->set_body_terms({});
+  }
+  if (!B_current_ && m > 0) {  // the products alone were evaluated at x
+    if (ls_.is_sparse()) {
+      tB_.clear();
+      sys_.constraints(kin_, trial_.t, nullptr, MatrixSink(&tB_), nullptr, nullptr);
+    } else {
+      B_.setZero();
+      sys_.constraints(kin_, trial_.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
+    }
+    B_current_ = true;
+  }
+  const bool ok = mass_schur_ ? mass_schur_->factor_gaps(B_, G_, persistent_)
+                              : (ls_.is_sparse() ? sparse_schur_->factor(tB_, m, n)
+                                                 : sparse_schur_->factor(B_));
+  if (!ok) {
+    res.message = "singular iteration matrix (mass iteration)";
+    mass_factored_ = false;
+    return false;
+  }
+  ++res.factorizations;
+  mass_factored_ = true;
+  mass_persistent_ = persistent_;
+  c.mass_fresh_at = it;
+  c.fresh_noted = false;
+  return true;
+}
+
+double GeneralizedAlpha::solve() {
+  const SmoothSolve& c = solve_;
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = gap_rows_;
+  rhs_.head(n) = -r_q_ / c.beta_p;
+  if (m > 0) rhs_.segment(n, m) = stabilized() ? VecX(-r_v_ / c.gamma_p) : VecX(-phi_);
+  for (int j = 0; j < p; ++j)
+    rhs_(n + m + j) = persistent_[j] ? -r_c_(j) / c.gamma_p : -trial_.lambda_N(j) / c.beta_p;
+  if (mass_iterating() && mass_schur_) {
+    mass_schur_->solve_gaps(rhs_);
+  } else if (mass_iterating()) {
+    sparse_schur_->solve(rhs_);
+  } else {
+    ls_.solve(rhs_);
+  }
+  return rhs_.head(n).lpNorm<Eigen::Infinity>();
+}
+
+bool GeneralizedAlpha::watches_divergence() const { return !mass_iterating(); }
+
+double GeneralizedAlpha::motion() const { return solve_.motion; }
+
+bool GeneralizedAlpha::drop_stale_matrix(int it, const NewtonTrace& tr) {
+  if (!solve_.modified || tr.fresh_at == it) return false;
+  factored_h_ = -1.0;
+  return true;
+}
+
+void GeneralizedAlpha::apply() {
+  const SmoothSolve& c = solve_;
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = gap_rows_;
+  const double am = p_.alpha_m, af = p_.alpha_f;
+  const auto xi = rhs_.head(n);
+  State& x = trial_;
+  hdq_ += xi;
+  integrate_configuration(*c.s, hdq_, x);
+  x.v += c.gamma_p * xi;
+  x.vdot += c.beta_p * xi;
+  x.a += ((1.0 - af) / (1.0 - am)) * c.beta_p * xi;
+  if (m > 0) x.lambda += c.beta_p * rhs_.segment(n, m);
+  if (p > 0) x.lambda_N += c.beta_p * rhs_.segment(n + m, p);
+}
+
+bool GeneralizedAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
+  SmoothSolve& c = solve_;
+  // Accept without another evaluation when the contraction rate ρ bounds the remaining
+  // error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10 (the usual stopping rule of simplified Newton; Hairer &
+  // Wanner IV.8), the residual before this correction already being within tolerance.
+  // An increment at the round-off floor is accepted as it is (its rate would be noise), and
+  // so is one that has stopped contracting within kNoiseBand of it, or within the position
+  // bound: the floor counts the bodies' coordinates, but a driver's Φ = θ − ωt carries the
+  // round-off of ωt too (2.8e-14 rad at 157 rad), and near a singular position (IFToMM A02
+  // lying flat) the conditioning of the matrix keeps the increments well above round-off. The
+  // latter only for an exact Newton increment (matrix factored at this iterate): a stale
+  // matrix also stalls, on a stiff film (seed 003's lubricated four-bar), and accepting it
+  // there lost the film.
+  const bool stalled = tr.stalled(it, 1);
+  const double stall_tol =
+      !stalled ? c.tol_floor
+               : std::max(kNoiseBand * c.tol_floor, tr.fresh_at == it ? position_tol(trial_) : 0.0);
+  const bool at_floor = c.step_stop && tr.last_dx <= stall_tol;
+  const double phi_tol = at_floor ? std::max(check.tol, stall_tol) : check.tol;
+  if (it < 1 || check.phi > phi_tol || !(tr.contracting() || at_floor)) return false;
+  if (mass_iterating() && c.mass_fresh_at >= 0 && it == c.mass_fresh_at + 1 && tr.contracting() &&
+      tr.last_dx > kNoiseBand * c.tol_floor && !c.fresh_noted) {
+    c.fresh_noted = true;
+    note_fresh_rate(tr.rate());  // the two increments of this step's fresh factorization
+  }
+  if (!at_floor && !tr.remaining_error_within(check.tol)) return false;
+  shared_xi_ = rhs_.head(sys_.num_dofs());  // B_ and Φ are those of the iterate before it
+  shared_ok_ = true;
+  return true;
 }
 
 bool GeneralizedAlpha::restart_accelerations(State& s) {
@@ -796,36 +833,41 @@ double alpha_newton_cap(const SolverSettings& st, double floor) {
 }
 
 bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
-  if (nonsmooth_) {
-    // The mass iteration's factorization of this step (rows B and the persistent contacts at
-    // the predictor) is a chord for the position correction and the velocity jump.
-    CorrectionHints hints;
-    if (settings_.newton == NewtonMode::kModified && mass_ok_ && mass_schur_) {
-      hints.chord = mass_schur_.get();
-      hints.chord_active = &persistent_;
-    }
-    // The smooth step's last evaluation of the joints, at q̃ or one increment ξ (≲ tol/10) before
-    // it: Φ(q̃) = Φ + B (ξ mapped to the body-frame tangent) to O(‖ξ‖²), i.e. to round-off.
-    const int m = sys_.num_constraints();
-    if (!ls_.is_sparse() && m > 0 && shared_ok_) {
-      tangent_xi_ = shared_xi_;
-      for (int b = 0; b < sys_.model().num_bodies(); ++b)
-        tangent_xi_.segment<3>(6 * b + 3) =
-            so3::tangent(hdq_.segment<3>(6 * b + 3)) * shared_xi_.segment<3>(6 * b + 3);
-      shared_phi_ = phi_;
-      shared_phi_.noalias() += B_ * tangent_xi_;
-      hints.B = &B_;
-      hints.phi = &shared_phi_;
-    }
-    const NonsmoothReport r = nonsmooth_->correct(prev, x, hints);
-    res.message = r.message;
-    res.position_iterations = r.position_iterations;
-    res.velocity_iterations = r.velocity_iterations;
-    res.plastic_impacts = r.plastic_impacts;
-    res.factorizations += r.factorizations;
-    return r.ok;
+  if (nonsmooth_) return correct_nonsmooth(prev, x, res);
+  return project_positions(x, res.message) && project_velocities(x, res.message);
+}
+
+bool GeneralizedAlpha::correct_nonsmooth(const State& prev, State& x, StepResult& res) {
+  // The mass iteration's factorization of this step (rows B and the persistent contacts at
+  // the predictor) is a chord for the position correction and the velocity jump.
+  CorrectionHints hints;
+  if (settings_.newton == NewtonMode::kModified && mass_ok_ && mass_schur_) {
+    hints.chord = mass_schur_.get();
+    hints.chord_active = &persistent_;
   }
-  std::string& why = res.message;
+  // The smooth step's last evaluation of the joints, at q̃ or one increment ξ (≲ tol/10) before
+  // it: Φ(q̃) = Φ + B (ξ mapped to the body-frame tangent) to O(‖ξ‖²), i.e. to round-off.
+  const int m = sys_.num_constraints();
+  if (!ls_.is_sparse() && m > 0 && shared_ok_) {
+    tangent_xi_ = shared_xi_;
+    for (int b = 0; b < sys_.model().num_bodies(); ++b)
+      tangent_xi_.segment<3>(6 * b + 3) =
+          so3::tangent(hdq_.segment<3>(6 * b + 3)) * shared_xi_.segment<3>(6 * b + 3);
+    shared_phi_ = phi_;
+    shared_phi_.noalias() += B_ * tangent_xi_;
+    hints.B = &B_;
+    hints.phi = &shared_phi_;
+  }
+  const NonsmoothReport r = nonsmooth_->correct(prev, x, hints);
+  res.message = r.message;
+  res.position_iterations = r.position_iterations;
+  res.velocity_iterations = r.velocity_iterations;
+  res.plastic_impacts = r.plastic_impacts;
+  res.factorizations += r.factorizations;
+  return r.ok;
+}
+
+bool GeneralizedAlpha::project_positions(State& x, std::string& why) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   // Position: q_{n+1} = q̃ ∘ exp(U) with M U + Bᵀν = 0, Φ(q_{n+1}) = 0 (mass-weighted closest
   // point; Gauss–Newton with B from the current iterate).
@@ -854,6 +896,12 @@ bool GeneralizedAlpha::project(const State& prev, State& x, StepResult& res) {
     U += rhs.head(n);
     integrate_configuration(base_, U, x);
   }
+  return true;
+}
+
+bool GeneralizedAlpha::project_velocities(State& x, std::string& why) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  VecX rhs(n + m);
   // Velocity: v_{n+1} = ṽ + W with M W + Bᵀμ = 0 and B v_{n+1} + Φ_t = 0.
   sys_.gather(x, kin_);
   sys_.constraints(kin_, x.t, nullptr, MatrixSink(), &phi_t_, nullptr);

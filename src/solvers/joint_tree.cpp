@@ -2,7 +2,6 @@
 
 #include <Eigen/Cholesky>
 
-#include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/math/so3.hpp"
 
 namespace cs {
@@ -21,6 +20,53 @@ Frame body_frame(const std::vector<BodyKinematics>& kin, int b) {
 
 }  // namespace
 
+JointTree::Link JointTree::make_link(const TreeJointSpec& joint, int e, int parent, int child,
+                                     const std::vector<BodyKinematics>& kin) {
+  const bool parent_is_i = joint.marker_i.body == parent;
+  const Frame P = body_frame(kin, parent), C = body_frame(kin, child);
+  const Marker& mi = joint.marker_i;
+  const Marker& mp = parent_is_i ? mi : joint.marker_j;
+  const Mat3 R_i = mi.body == kGround ? Mat3::Identity() : kin[mi.body].R_WB;
+  Link link;
+  link.body = child;
+  link.parent = parent;
+  link.element = e;
+  switch (joint.kind) {
+    case TreeJointSpec::Kind::kRevolute:
+      link.kind = Kind::kRevolute;
+      break;
+    case TreeJointSpec::Kind::kPrismatic:
+      link.kind = Kind::kPrismatic;
+      break;
+    case TreeJointSpec::Kind::kSpherical:
+      link.kind = Kind::kSpherical;
+      break;
+    case TreeJointSpec::Kind::kFixed:
+      link.kind = Kind::kFixed;
+      break;
+  }
+  if (link.kind == Kind::kSpherical) {
+    link.coord = num_coords_;
+    link.rotation = static_cast<int>(rotation_slots_.size());
+    rotation_slots_.push_back(link.coord);
+    num_coords_ += 3;
+  } else if (link.kind != Kind::kFixed) {
+    link.coord = num_coords_++;
+  }
+  link.axis_P = P.R.transpose() * (R_i * mi.R_BM.col(2));
+  link.anchor_P = mp.p_B;  // the parent's marker origin lies on the axis (or is the centre)
+  const Vec3 anchor_W = P.x + P.R * link.anchor_P;
+  link.R_rel = P.R.transpose() * C.R;
+  link.offset_rel = link.kind == Kind::kSpherical ? Vec3(C.R.transpose() * (C.x - anchor_W))
+                                                  : Vec3(P.R.transpose() * (C.x - anchor_W));
+  const Mat3 K = so3::skew(link.axis_P);
+  link.KR = K * link.R_rel;
+  link.K2R = K * link.KR;
+  link.Ko = K * link.offset_rel;
+  link.K2o = K * link.Ko;
+  return link;
+}
+
 std::optional<JointTree> JointTree::build(const System& sys, const State& ref, std::string* why) {
   auto refuse = [&](const std::string& reason) -> std::optional<JointTree> {
     if (why) *why = reason;
@@ -33,18 +79,11 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
   if (sys.has_removed_rows()) return refuse("the model has redundant joint rows");
   // Tree-capable joints by body, for a breadth-first walk from ground; every other constraint
   // element keeps its rows.
-  auto tree_capable = [](const Element& el) {
-    const auto* joint = dynamic_cast<const joints::IdealJoint*>(&el);
-    if (joint == nullptr) return false;
-    const joints::JointType t = joint->type();
-    return t == joints::JointType::kRevolute || t == joints::JointType::kPrismatic ||
-           t == joints::JointType::kFixed || t == joints::JointType::kSpherical;
-  };
   std::vector<std::vector<int>> joints_at(nb + 1);  // index body + 1 (ground at 0)
   std::vector<char> in_tree(model.elements.size(), 0);
   for (int e = 0; e < static_cast<int>(model.elements.size()); ++e) {
     const Element& el = *model.elements[e];
-    if (el.num_constraints() == 0 || !tree_capable(el)) continue;
+    if (el.num_constraints() == 0 || !el.tree_joint()) continue;
     joints_at[el.body_i() + 1].push_back(e);
     joints_at[el.body_j() + 1].push_back(e);
   }
@@ -59,54 +98,14 @@ std::optional<JointTree> JointTree::build(const System& sys, const State& ref, s
     for (int e : joints_at[parent + 1]) {
       if (used[e]) continue;
       used[e] = 1;
-      const auto& joint = static_cast<const joints::IdealJoint&>(*model.elements[e]);
-      const bool parent_is_i = joint.body_i() == parent;
-      const int child = parent_is_i ? joint.body_j() : joint.body_i();
+      const Element& el = *model.elements[e];
+      const bool parent_is_i = el.body_i() == parent;
+      const int child = parent_is_i ? el.body_j() : el.body_i();
       if (reached[child + 1]) continue;  // closes a loop: keeps its rows
       reached[child + 1] = 1;
       in_tree[e] = 1;
       queue.push_back(child);
-      const Frame P = body_frame(kin, parent), C = body_frame(kin, child);
-      const Marker& mi = joint.marker_i();
-      const Marker& mp = parent_is_i ? mi : joint.marker_j();
-      const Mat3 R_i = mi.body == kGround ? Mat3::Identity() : kin[mi.body].R_WB;
-      Link link;
-      link.body = child;
-      link.parent = parent;
-      link.element = e;
-      switch (joint.type()) {
-        case joints::JointType::kRevolute:
-          link.kind = Kind::kRevolute;
-          break;
-        case joints::JointType::kPrismatic:
-          link.kind = Kind::kPrismatic;
-          break;
-        case joints::JointType::kSpherical:
-          link.kind = Kind::kSpherical;
-          break;
-        default:
-          link.kind = Kind::kFixed;
-      }
-      if (link.kind == Kind::kSpherical) {
-        link.coord = tree.num_coords_;
-        link.rotation = static_cast<int>(tree.rotation_slots_.size());
-        tree.rotation_slots_.push_back(link.coord);
-        tree.num_coords_ += 3;
-      } else if (link.kind != Kind::kFixed) {
-        link.coord = tree.num_coords_++;
-      }
-      link.axis_P = P.R.transpose() * (R_i * mi.R_BM.col(2));
-      link.anchor_P = mp.p_B;  // the parent's marker origin lies on the axis (or is the centre)
-      const Vec3 anchor_W = P.x + P.R * link.anchor_P;
-      link.R_rel = P.R.transpose() * C.R;
-      link.offset_rel = link.kind == Kind::kSpherical ? Vec3(C.R.transpose() * (C.x - anchor_W))
-                                                      : Vec3(P.R.transpose() * (C.x - anchor_W));
-      const Mat3 K = so3::skew(link.axis_P);
-      link.KR = K * link.R_rel;
-      link.K2R = K * link.KR;
-      link.Ko = K * link.offset_rel;
-      link.K2o = K * link.Ko;
-      tree.links_.push_back(link);
+      tree.links_.push_back(tree.make_link(el.tree_joint().value(), e, parent, child, kin));
     }
   }
   for (int e = 0; e < static_cast<int>(model.elements.size()); ++e) {

@@ -7,6 +7,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/newton_stop.hpp"
 
 namespace cs {
@@ -226,21 +227,24 @@ bool PenaltyAlpha::build_and_factor(const State& x) {
 }
 
 void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
-  const int m = sys_.num_constraints();
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
+  NewtonSolve& c = solve_;
+  c.s = &s;
+  c.h = h;
   // ali3p iterates with a fresh matrix at every iteration, whatever `newton` says: its
   // (α/β′)BᵀB block is ratio × M, so a stale matrix is ratio times further off than index 3's.
   // Measured on the ideal slider–crank at h = 1e-5 s: kept across steps, the contraction fell to
   // 0.2 and the reactions' error grew tenfold (1e-3 of their range); refreshed at each step's
   // first iteration, 6.2 iterations and 2.3 factorizations per step (0.56 s); fresh each
   // iteration, 2.2 per step (0.39 s) with reactions within 3e-4.
-  const bool modified = settings_.newton == NewtonMode::kModified && !ali3p();
+  c.modified = settings_.newton == NewtonMode::kModified && !ali3p();
   // Stop as GeneralizedAlpha does: newton_tol, and for modified Newton also the acceleration
   // bound (newton_stop.hpp), on the increments ξ and, for ali3p, on ratio·Φ: a constraint error
   // Φ leaves αΦ = ratio·β′m̄·Φ in λ, where index 3 leaves β′m̄·ξ.
   const double roundoff = newton_stop::roundoff(s);
-  const double newton_tol = alpha_newton_cap(settings_, roundoff);
-  const double floor = std::min(newton_tol, roundoff);
+  c.newton_tol = alpha_newton_cap(settings_, roundoff);
+  c.floor = std::min(c.newton_tol, roundoff);
+  c.prev_phi = INFINITY;
   State& x = trial_;
   // Predictor: v̇ and λ* extrapolated linearly from the last step when it ended here (as
   // GeneralizedAlpha's), else held.
@@ -256,76 +260,90 @@ void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
   hdq_ = h * (s.v + h * (0.5 - beta) * s.a + h * beta * x.a);
   x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
   integrate_configuration(s, hdq_, x);
-  if (modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
-  double last_dx = INFINITY, prev_dx = INFINITY, prev_phi = INFINITY;
-  for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
-    const bool need_matrix = !modified || factored_h_ < 0.0;
-    evaluate(x, need_matrix);
-    // ali3p: the multiplier update λ* ← λ* + αΦ of the last iteration, at its end point.
-    if (ali3p() && it > 0 && m > 0) {
-      x.lambda = lambda_;
-      By_ = row_alpha_.cwiseProduct(phi_);
-      lambda_ += By_;
-      bt_times(By_, Bty_);
-      r_q_ += Bty_;
-    }
-    const double phi_norm = ali3p() && m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (!std::isfinite(phi_norm) || !r_q_.allFinite()) break;
-    const double tol =
-        modified ? newton_stop::accel_bound(x.vdot, beta_p_, floor, newton_tol) : newton_tol;
-    // Increments that stop contracting within kNoiseBand of the round-off floor are round-off.
-    const bool stalled = it >= 2 && last_dx >= 0.5 * prev_dx;
-    double stop = stalled ? std::max(tol, kNoiseBand * floor) : tol;
-    // Φ itself goes no lower than the round-off floor. Next to a singular position the
-    // augmented-Lagrangian update contracts Φ slowly along the row that loses rank (1/(1 +
-    // ratio·σ²), σ → 0): once it stops halving, Φ is held to the stop of the increments.
-    // There both stall together within a few times newton_tol (A02 lying flat: 1.3e-10 and
-    // 1.9e-10, contracting by 0.997 per iteration): accepted within kSingularSlack of it.
-    const bool phi_stalled = ali3p() && m > 0 && it >= 2 && phi_norm >= 0.5 * prev_phi;
-    double phi_stop = phi_stalled ? stop : std::max(stop / std::max(pen_.ratio, 1.0), floor);
-    if (phi_stalled && stalled) {
-      stop = std::max(stop, kSingularSlack * newton_tol);
-      phi_stop = stop;
-    }
-    prev_phi = phi_norm;
-    if (it > 0 && last_dx <= stop && phi_norm <= phi_stop) {
-      res.converged = true;
-      break;
-    }
-    if (it == settings_.max_newton_iterations) break;
-    if (!need_matrix && it >= 2 && last_dx > 0.25 * prev_dx) {
-      evaluate(x, true);  // slow contraction: a fresh matrix (modified Newton)
-      factored_h_ = -1.0;
-    }
-    if (!modified || factored_h_ < 0.0) {
-      if (!build_and_factor(x)) {
-        res.message = "singular iteration matrix";
-        break;
-      }
-      ++res.factorizations;
-      factored_h_ = h;
-    }
-    rhs_ = -r_q_ / beta_p_;
-    ls_.solve(rhs_);
-    prev_dx = last_dx;
-    last_dx = rhs_.lpNorm<Eigen::Infinity>();
-    hdq_ += rhs_;
-    integrate_configuration(s, hdq_, x);
-    x.v += gamma_p_ * rhs_;
-    x.vdot += beta_p_ * rhs_;
-    x.a += ((1.0 - af) / (1.0 - am)) * beta_p_ * rhs_;
-    res.iterations = it + 1;
-    // Accept without another evaluation when the contraction rate ρ bounds the remaining error,
-    // ρ/(1 − ρ)·‖ξ‖ ≤ stop/10, Φ being within tolerance already (as GeneralizedAlpha).
-    if (it >= 1 && last_dx < prev_dx && phi_norm <= phi_stop) {
-      const double rho = last_dx / prev_dx;
-      if (rho / (1.0 - rho) * last_dx <= 0.1 * stop) {
-        res.converged = true;
-        break;
-      }
-    }
-  }
+  if (c.modified && std::abs(factored_h_ - h) > 1e-9 * h) factored_h_ = -1.0;
+  newton_solve(*this, settings_.max_newton_iterations, res);
   x.lambda = lambda_;
+}
+
+NewtonCheck PenaltyAlpha::evaluate_iterate(int it, const NewtonTrace& tr) {
+  NewtonSolve& c = solve_;
+  const int m = sys_.num_constraints();
+  State& x = trial_;
+  evaluate(x, !c.modified || factored_h_ < 0.0);
+  // ali3p: the multiplier update λ* ← λ* + αΦ of the last iteration, at its end point.
+  if (ali3p() && it > 0 && m > 0) {
+    x.lambda = lambda_;
+    By_ = row_alpha_.cwiseProduct(phi_);
+    lambda_ += By_;
+    bt_times(By_, Bty_);
+    r_q_ += Bty_;
+  }
+  NewtonCheck check;
+  check.phi = ali3p() && m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  check.finite = std::isfinite(check.phi) && r_q_.allFinite();
+  if (!check.finite) return check;
+  const double tol =
+      c.modified ? newton_stop::accel_bound(x.vdot, beta_p_, c.floor, c.newton_tol) : c.newton_tol;
+  // Increments that stop contracting within kNoiseBand of the round-off floor are round-off.
+  const bool stalled = tr.stalled(it, 2);
+  double stop = stalled ? std::max(tol, kNoiseBand * c.floor) : tol;
+  // Φ itself goes no lower than the round-off floor. Next to a singular position the
+  // augmented-Lagrangian update contracts Φ slowly along the row that loses rank (1/(1 +
+  // ratio·σ²), σ → 0): once it stops halving, Φ is held to the stop of the increments.
+  // There both stall together within a few times newton_tol (A02 lying flat: 1.3e-10 and
+  // 1.9e-10, contracting by 0.997 per iteration): accepted within kSingularSlack of it.
+  const bool phi_stalled = ali3p() && m > 0 && it >= 2 && check.phi >= 0.5 * c.prev_phi;
+  double phi_stop = phi_stalled ? stop : std::max(stop / std::max(pen_.ratio, 1.0), c.floor);
+  if (phi_stalled && stalled) {
+    stop = std::max(stop, kSingularSlack * c.newton_tol);
+    phi_stop = stop;
+  }
+  c.prev_phi = check.phi;
+  check.tol = stop;
+  check.phi_tol = phi_stop;
+  return check;
+}
+
+bool PenaltyAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
+  NewtonSolve& c = solve_;
+  const bool need_matrix = !c.modified || factored_h_ < 0.0;
+  if (!need_matrix && it >= 2 && tr.slower_than(0.25)) {
+    evaluate(trial_, true);  // slow contraction: a fresh matrix (modified Newton)
+    factored_h_ = -1.0;
+  }
+  if (!c.modified || factored_h_ < 0.0) {
+    if (!build_and_factor(trial_)) {
+      res.message = "singular iteration matrix";
+      return false;
+    }
+    ++res.factorizations;
+    factored_h_ = c.h;
+    tr.fresh_at = it;
+  }
+  return true;
+}
+
+double PenaltyAlpha::solve() {
+  rhs_ = -r_q_ / beta_p_;
+  ls_.solve(rhs_);
+  return rhs_.lpNorm<Eigen::Infinity>();
+}
+
+void PenaltyAlpha::apply() {
+  const double am = p_.alpha_m, af = p_.alpha_f;
+  State& x = trial_;
+  hdq_ += rhs_;
+  integrate_configuration(*solve_.s, hdq_, x);
+  x.v += gamma_p_ * rhs_;
+  x.vdot += beta_p_ * rhs_;
+  x.a += ((1.0 - af) / (1.0 - am)) * beta_p_ * rhs_;
+}
+
+bool PenaltyAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
+  // Accept without another evaluation when the contraction rate ρ bounds the remaining error,
+  // ρ/(1 − ρ)·‖ξ‖ ≤ stop/10, Φ being within tolerance already (as GeneralizedAlpha).
+  return it >= 1 && tr.contracting() && check.phi <= check.phi_tol &&
+         tr.remaining_error_within(check.tol);
 }
 
 bool PenaltyAlpha::project_onto(VecX& y, const VecX& c, double rel_tol, VecX* lambda) {

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "clearsim/elements/joints/joint_driver.hpp"
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/newton_stop.hpp"
 
 namespace cs {
@@ -133,8 +133,8 @@ void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
 void TreeAlpha::coordinate_driver_rows(double t, const VecX& q, VecX* phi, VecX* phi_t,
                                        MatX* B) const {
   for (const CoordinateDriver& d : coordinate_drivers_) {
-    if (phi) (*phi)(d.row) = d.theta0 + d.sigma * q(d.coord) - d.driver->target(t);
-    if (phi_t) (*phi_t)(d.row) = -d.driver->target_d1(t);
+    if (phi) (*phi)(d.row) = d.theta0 + d.sigma * q(d.coord) - d.driver->driven_target(t);
+    if (phi_t) (*phi_t)(d.row) = -d.driver->driven_target_rate(t);
     if (B) {
       B->row(d.row).setZero();
       (*B)(d.row, d.coord) = d.sigma;
@@ -209,12 +209,11 @@ void TreeAlpha::find_coordinate_drivers(const State& s) {
   for (std::size_t k = 0; k < tree_->loop_elements().size(); ++k) {
     const int e = tree_->loop_elements()[k];
     const Element& el = *sys_.model().elements[e];
-    const auto* driver = dynamic_cast<const joints::JointDriver*>(&el);
-    const int coord =
-        driver == nullptr
-            ? -1
-            : tree_->coordinate_between(el.body_i(), el.body_j(),
-                                        driver->motion() == joints::JointDriver::Motion::kRotation);
+    const DrivenMotion motion = el.driven_motion();
+    const int coord = motion == DrivenMotion::kNone
+                          ? -1
+                          : tree_->coordinate_between(el.body_i(), el.body_j(),
+                                                      motion == DrivenMotion::kRotation);
     if (coord >= 0) {
       ConstraintBlock cb;
       cb.want_zeta = false;
@@ -228,7 +227,7 @@ void TreeAlpha::find_coordinate_drivers(const State& s) {
       B(0, coord) = 0.0;
       if (std::abs(std::abs(sigma) - 1.0) < 1e-9 && B.lpNorm<Eigen::Infinity>() < 1e-9) {
         coordinate_drivers_.push_back(
-            {row, coord, sigma > 0 ? 1.0 : -1.0, cb.phi(0) + driver->target(s.t), driver});
+            {row, coord, sigma > 0 ? 1.0 : -1.0, cb.phi(0) + el.driven_target(s.t), &el});
         skip_[k] = 1;
       }
     }
@@ -469,32 +468,42 @@ void TreeAlpha::store(double t, State& s) {
 }
 
 void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
-  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
-  const int p = nsga_ ? sys_.num_gaps() : 0;
-  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  const double beta_p = p_.beta_prime(h);
-  const double gamma_p = p_.gamma_prime(h);
-  const double t = s.t + h;
+  SmoothSolve& c = solve_;
+  c.s = &s;
+  c.h = h;
+  c.t = s.t + h;
+  c.beta_p = p_.beta_prime(h);
+  c.gamma_p = p_.gamma_prime(h);
   // The Newton stop of GeneralizedAlpha's modified Newton (generalized_alpha.cpp, smooth_solve),
   // in joint coordinates: κ h²|β − 1/6|‖a_{n+1} − a_n‖∞, capped by newton_tol, bounded by the
   // accelerations, floored at round-off (of the bodies' positions and of the joint coordinates,
   // a driven crank's angle among them). NSGA keeps the absolute test, as in body poses.
-  const double err_c = kStepErrorFraction * h * h * std::abs(beta - 1.0 / 6.0);
+  c.err_c = kStepErrorFraction * h * h * std::abs(p_.beta - 1.0 / 6.0);
   const double roundoff =
       std::max(newton_stop::roundoff(s),
                newton_stop::kRoundoffFloor * (1.0 + s.tree_q.lpNorm<Eigen::Infinity>()));
-  const double newton_tol = alpha_newton_cap(settings_, roundoff);
-  const double tol_floor = std::min(newton_tol, roundoff);
-  const bool step_stop = settings_.newton_step_error_stop && !nsga_;
-  auto step_tol = [&]() {
-    const double est = err_c * (a_ - s.tree_a).lpNorm<Eigen::Infinity>();
-    const double pos =
-        std::isfinite(est) && step_stop ? std::clamp(est, tol_floor, newton_tol) : newton_tol;
-    return step_stop ? newton_stop::accel_bound(qdd_, beta_p, tol_floor, pos) : pos;
-  };
+  c.newton_tol = alpha_newton_cap(settings_, roundoff);
+  c.tol_floor = std::min(c.newton_tol, roundoff);
+  c.step_stop = settings_.newton_step_error_stop && !nsga_;
+  predict(s, h);
+  c.motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * c.tol_floor);
+  if (std::abs(factored_h_ - h) > 1e-9 * h || factored_persistent_ != persistent_)
+    factored_h_ = -1.0;
+  c.chord = correction_chord(s);
+  c.refresh = nsga_ ? kNsgaRefresh : kRefresh;
+  c.evaluated = false;
+  newton_solve(*this, settings_.max_newton_iterations, res);
+  if (res.converged && !c.evaluated) {
+    tree_->kinematics(q_, Q_, qd_, kin_);
+    tree_->accelerations(kin_, qd_, qdd_, vdot_);
+  }
+}
 
+void TreeAlpha::predict(const State& s, double h) {
   // Predictor: q̈ and the multipliers extrapolated from the last step when it ended here (with
   // the same persistent contacts), else held.
+  const int m = tree_->num_loop_rows(), p = nsga_ ? sys_.num_gaps() : 0;
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   qdd_ = s.tree_qdd;
   gather_loop_lambda(s.lambda, lam_);
   lamN_.setZero(p);
@@ -511,103 +520,105 @@ void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   hdq_ = h * s.tree_qd + h * h * (0.5 - beta) * s.tree_a + h * h * beta * a_;
   qd_ = s.tree_qd + h * (1.0 - gamma) * s.tree_a + h * gamma * a_;
   configure(s);
-  const double motion = std::max(hdq_.lpNorm<Eigen::Infinity>(), kNoiseBand * tol_floor);
+}
 
-  if (std::abs(factored_h_ - h) > 1e-9 * h || factored_persistent_ != persistent_)
+double TreeAlpha::step_tol() const {
+  const SmoothSolve& c = solve_;
+  const double est = c.err_c * (a_ - c.s->tree_a).lpNorm<Eigen::Infinity>();
+  const double pos =
+      std::isfinite(est) && c.step_stop ? std::clamp(est, c.tol_floor, c.newton_tol) : c.newton_tol;
+  return c.step_stop ? newton_stop::accel_bound(qdd_, c.beta_p, c.tol_floor, pos) : pos;
+}
+
+NewtonCheck TreeAlpha::evaluate_iterate(int, const NewtonTrace&) {
+  evaluate(solve_.t, q_, Q_, qd_, qdd_, lam_);
+  double phi_norm = tree_->num_loop_rows() > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>());
+  NewtonCheck check;
+  check.finite = r_.allFinite() && std::isfinite(phi_norm);
+  check.phi = phi_norm;
+  if (check.finite) check.tol = check.phi_tol = step_tol();
+  return check;
+}
+
+void TreeAlpha::converged_at_evaluation() { solve_.evaluated = true; }
+
+bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
+  SmoothSolve& c = solve_;
+  const bool stale = tr.fresh_at < 0;
+  const bool measurable = tr.last_dx > kNoiseBand * c.tol_floor;
+  if (tr.fresh_at >= 0 && it >= tr.fresh_at + 2 && tr.slower_than(kSlowRate) && measurable) {
+    res.message = "Newton contracts too slowly";
+    return false;
+  }
+  if (c.chord != nullptr && it >= 1 && tr.slower_than(c.refresh) && measurable) {
+    c.chord = nullptr;  // contracts slowly: a factorization at this iterate
     factored_h_ = -1.0;
-  const LinearSystem* chord = correction_chord(s);
-  const double refresh = nsga_ ? kNsgaRefresh : kRefresh;
-  double last_dx = INFINITY, prev_dx = INFINITY;
-  int fresh_at = -1;       // the iteration whose matrix was factorized at its iterate
-  bool evaluated = false;  // kin_ and vdot_ belong to the final iterate
-  for (int it = 0; it <= settings_.max_newton_iterations; ++it) {
-    evaluate(t, q_, Q_, qd_, qdd_, lam_);
-    double phi_norm = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (any_persistent_) phi_norm = std::max(phi_norm, r_c_.lpNorm<Eigen::Infinity>());
-    if (!r_.allFinite() || !std::isfinite(phi_norm)) break;
-    const double tol = step_tol();
-    if (it > 0 && last_dx <= tol && phi_norm <= tol) {
-      res.converged = true;
-      evaluated = true;
-      break;
-    }
-    if (it == settings_.max_newton_iterations) break;
-    const bool stale = fresh_at < 0;
-    if (fresh_at >= 0 && it >= fresh_at + 2 && last_dx > kSlowRate * prev_dx &&
-        last_dx > kNoiseBand * tol_floor) {
-      res.message = "Newton contracts too slowly";
-      break;
-    }
-    if (chord != nullptr && it >= 1 && last_dx > refresh * prev_dx &&
-        last_dx > kNoiseBand * tol_floor) {
-      chord = nullptr;  // contracts slowly: a factorization at this iterate
-      factored_h_ = -1.0;
-    }
-    if (chord == nullptr &&
-        (factored_h_ < 0.0 || (stale && it >= 1 && last_dx > refresh * prev_dx))) {
-      if (!factor(t, h)) {
-        res.message = "singular iteration matrix";
-        break;
-      }
-      ++res.factorizations;
-      fresh_at = it;
-    }
-    rhs_.resize(n + m + p);
-    rhs_.head(n) = -r_ / beta_p;
-    if (m > 0) rhs_.segment(n, m) = -phi_;
-    for (int j = 0; j < p; ++j)
-      rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) : -lamN_(j) / beta_p;
-    if (chord != nullptr) {
-      chord->solve(rhs_);
-    } else if (use_inverse_) {
-      sol_.noalias() = inverse_ * rhs_;
-      rhs_.swap(sol_);
-    } else {
-      sol_ = lu_.solve(rhs_);
-      rhs_.swap(sol_);
-    }
-    const auto xi = rhs_.head(n);
-    const double dx = xi.lpNorm<Eigen::Infinity>();
-    if (!std::isfinite(dx)) break;
-    if (newton_stop::diverges(it, dx, last_dx, motion)) {
-      // Diverging (see GeneralizedAlpha::smooth_solve): a stale matrix is refactorized here, a
-      // fresh one fails the attempt.
-      if (fresh_at != it) {
-        factored_h_ = -1.0;
-        chord = nullptr;
-        res.iterations = it + 1;
-        continue;
-      }
-      res.message = "Newton diverges";
-      break;
-    }
-    prev_dx = last_dx;
-    last_dx = dx;
-    hdq_ += xi;
-    configure(s);
-    qd_ += gamma_p * xi;
-    qdd_ += beta_p * xi;
-    a_ += ((1.0 - af) / (1.0 - am)) * beta_p * xi;
-    if (m > 0) lam_ += beta_p * rhs_.segment(n, m);
-    if (p > 0) lamN_ += beta_p * rhs_.tail(p);
-    res.iterations = it + 1;
-    // Accept when the contraction rate ρ bounds the remaining error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10, or
-    // the increment is at the round-off floor (as in body poses).
-    const bool stalled = it >= 1 && last_dx >= 0.5 * prev_dx;
-    const bool at_floor = stalled && last_dx <= kNoiseBand * tol_floor;
-    const double phi_tol = at_floor ? std::max(tol, kNoiseBand * tol_floor) : tol;
-    if (it >= 1 && phi_norm <= phi_tol && (last_dx < prev_dx || at_floor)) {
-      const double rho = last_dx < prev_dx ? last_dx / prev_dx : 0.0;
-      if (at_floor || last_dx <= tol_floor || rho / (1.0 - rho) * last_dx <= 0.1 * step_tol()) {
-        res.converged = true;
-        break;
-      }
-    }
   }
-  if (res.converged && !evaluated) {
-    tree_->kinematics(q_, Q_, qd_, kin_);
-    tree_->accelerations(kin_, qd_, qdd_, vdot_);
+  if (c.chord == nullptr &&
+      (factored_h_ < 0.0 || (stale && it >= 1 && tr.slower_than(c.refresh)))) {
+    if (!factor(c.t, c.h)) {
+      res.message = "singular iteration matrix";
+      return false;
+    }
+    ++res.factorizations;
+    tr.fresh_at = it;
   }
+  return true;
+}
+
+double TreeAlpha::solve() {
+  const SmoothSolve& c = solve_;
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
+  const int p = nsga_ ? sys_.num_gaps() : 0;
+  rhs_.resize(n + m + p);
+  rhs_.head(n) = -r_ / c.beta_p;
+  if (m > 0) rhs_.segment(n, m) = -phi_;
+  for (int j = 0; j < p; ++j)
+    rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) : -lamN_(j) / c.beta_p;
+  if (c.chord != nullptr) {
+    c.chord->solve(rhs_);
+  } else if (use_inverse_) {
+    sol_.noalias() = inverse_ * rhs_;
+    rhs_.swap(sol_);
+  } else {
+    sol_ = lu_.solve(rhs_);
+    rhs_.swap(sol_);
+  }
+  return rhs_.head(n).lpNorm<Eigen::Infinity>();
+}
+
+bool TreeAlpha::drop_stale_matrix(int it, const NewtonTrace& tr) {
+  // (as GeneralizedAlpha's): a stale matrix is refactorized here, a fresh one fails the attempt.
+  if (tr.fresh_at == it) return false;
+  factored_h_ = -1.0;
+  solve_.chord = nullptr;
+  return true;
+}
+
+void TreeAlpha::apply() {
+  const SmoothSolve& c = solve_;
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
+  const int p = nsga_ ? sys_.num_gaps() : 0;
+  const double am = p_.alpha_m, af = p_.alpha_f;
+  const auto xi = rhs_.head(n);
+  hdq_ += xi;
+  configure(*c.s);
+  qd_ += c.gamma_p * xi;
+  qdd_ += c.beta_p * xi;
+  a_ += ((1.0 - af) / (1.0 - am)) * c.beta_p * xi;
+  if (m > 0) lam_ += c.beta_p * rhs_.segment(n, m);
+  if (p > 0) lamN_ += c.beta_p * rhs_.tail(p);
+}
+
+bool TreeAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
+  // Accept when the contraction rate ρ bounds the remaining error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10, or
+  // the increment is at the round-off floor (as in body poses).
+  const double tol_floor = solve_.tol_floor;
+  const bool at_floor = tr.stalled(it, 1) && tr.last_dx <= kNoiseBand * tol_floor;
+  const double phi_tol = at_floor ? std::max(check.tol, kNoiseBand * tol_floor) : check.tol;
+  if (it < 1 || check.phi > phi_tol || !(tr.contracting() || at_floor)) return false;
+  return at_floor || tr.last_dx <= tol_floor || tr.remaining_error_within(step_tol());
 }
 
 std::string TreeAlpha::failure_report(const State& start, double t, double h) const {

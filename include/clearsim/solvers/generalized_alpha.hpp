@@ -18,6 +18,7 @@
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/mass_saddle_schur.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
 #include "clearsim/solvers/sparse_mass_schur.hpp"
@@ -46,7 +47,7 @@ double alpha_local_error(const System& sys, const SolverSettings& settings,
 // local error the controller allows (never below `floor`, the round-off Φ cannot beat).
 double alpha_newton_cap(const SolverSettings& settings, double floor);
 
-class GeneralizedAlpha final : public Integrator {
+class GeneralizedAlpha final : public Integrator, private NewtonProblem {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
 
@@ -72,8 +73,31 @@ class GeneralizedAlpha final : public Integrator {
   // NSGA: makes a_n and v̇_n consistent with contacts that become persistent in this step.
   // True if it changed them.
   bool restart_accelerations(State& s);
-  // One smooth generalized-α solve from s (predictor and Newton) into trial_.
+  // One smooth generalized-α solve from s (predictor and Newton, newton_solve over the hooks
+  // below) into trial_.
   void smooth_solve(const State& s, double h, StepResult& res);
+  // The predictor of the step from s into trial_ and hdq_.
+  void predict(const State& s, double h);
+  // Whether this step's matrix is kept, refactorized, or the mass iteration's (see smooth_solve).
+  void choose_matrix(double h);
+  // The Newton stop's position bound at the iterate `it` (the order of q and v), and with it the
+  // acceleration bound.
+  double position_tol(const State& it) const;
+  double step_tol(const State& it) const;
+  bool mass_iterating() const;
+  // The mass iteration's factorization, refreshed when it contracts slowly; false (res.message)
+  // when it must give way to the full matrix.
+  bool mass_matrix_ready(int it, const NewtonTrace& tr, StepResult& res);
+  // NewtonProblem: the smooth step's iteration in body poses.
+  NewtonCheck evaluate_iterate(int it, const NewtonTrace& tr) override;
+  void converged_at_evaluation() override;
+  bool prepare_matrix(int it, NewtonTrace& tr, StepResult& res) override;
+  double solve() override;
+  bool watches_divergence() const override;
+  double motion() const override;
+  bool drop_stale_matrix(int it, const NewtonTrace& tr) override;
+  void apply() override;
+  bool accept(int it, NewtonTrace& tr, const NewtonCheck& check) override;
   bool build_and_factor(const State& s, double h, const VecX& hdq);
   // Bookkeeping of the mass iteration after a fresh factorization contracted at `rate`.
   void note_fresh_rate(double rate);
@@ -89,10 +113,27 @@ class GeneralizedAlpha final : public Integrator {
   // Stabilized formulation: projects q̃ onto Φ = 0 and ṽ onto B v + Φ_t = 0.
   // With unilateral gaps this is the NSGA position correction and velocity jump.
   bool project(const State& prev, State& x, StepResult& res);
+  // NSGA: the position correction and the velocity jump (NonsmoothCorrection) from the smooth
+  // step's result, with its factorization and last joint evaluation as hints.
+  bool correct_nonsmooth(const State& prev, State& x, StepResult& res);
+  // Stabilized: q̃ onto Φ = 0 (mass-weighted closest point), then ṽ onto B v + Φ_t = 0; false
+  // with `why` if a projection fails.
+  bool project_positions(State& x, std::string& why);
+  bool project_velocities(State& x, std::string& why);
 
   const System& sys_;
   SolverSettings settings_;
   AlphaParameters p_;
+  // The smooth solve in progress: its start, step, tolerances and the mass iteration's
+  // bookkeeping within it.
+  struct SmoothSolve {
+    const State* s = nullptr;
+    double h = 0.0, beta_p = 0.0, gamma_p = 0.0;
+    double err_c = 0.0, newton_tol = 0.0, tol_floor = 0.0, motion = 0.0;
+    bool modified = false, step_stop = false, mass_iteration = false;
+    int mass_fresh_at = -1;    // the iteration of this step that factored the mass iteration's S
+    bool fresh_noted = false;  // its rate has been read (note_fresh_rate, once per factorization)
+  } solve_;
   LinearSystem ls_;
   LinearSystem proj_;  // [M Bᵀ; B 0] of the projections
   std::unique_ptr<NonsmoothCorrection> nonsmooth_;

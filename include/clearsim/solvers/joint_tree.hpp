@@ -90,6 +90,10 @@ class JointTree {
     Mat3 KR, K2R;
     Vec3 Ko, K2o;
   };
+  // The link of `child` below `parent` through `joint` (element e), its coordinates numbered after
+  // those taken so far, with its constants at the reference poses `kin`.
+  Link make_link(const TreeJointSpec& joint, int e, int parent, int child,
+                 const std::vector<BodyKinematics>& kin);
   std::vector<Link> links_;  // parents before children
   // Per body: the coordinates on its path to ground (for J).
   std::vector<std::vector<int>> path_links_;

@@ -24,6 +24,7 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -44,7 +45,7 @@ struct PenaltyParameters {
 // value that would work; empty if they are fine (or automatic).
 std::string penalty_parameter_warning(const System& sys, const SolverSettings& s);
 
-class PenaltyAlpha final : public Integrator {
+class PenaltyAlpha final : public Integrator, private NewtonProblem {
  public:
   PenaltyAlpha(const System& sys, const SolverSettings& settings);
 
@@ -73,7 +74,17 @@ class PenaltyAlpha final : public Integrator {
   bool build_and_factor(const State& x);
   // ali3p: the factor α_i of each row for the step from s (automatic: per row's mass).
   void row_factors(const State& s);
+  // The step's predictor and Newton iteration (newton_solve over the hooks below).
   void newton(const State& s, double h, StepResult& res);
+  // NewtonProblem: the penalty family's iteration in body poses. It does not watch for
+  // divergence: its increments are regularized by the penalty term.
+  NewtonCheck evaluate_iterate(int it, const NewtonTrace& tr) override;
+  bool prepare_matrix(int it, NewtonTrace& tr, StepResult& res) override;
+  double solve() override;
+  bool watches_divergence() const override { return false; }
+  bool drop_stale_matrix(int, const NewtonTrace&) override { return false; }
+  void apply() override;
+  bool accept(int it, NewtonTrace& tr, const NewtonCheck& check) override;
   // ali3p: v onto B v + Φ_t = 0, then v̇ onto B v̇ + ζ = 0, with the factored A.
   bool project(State& x, std::string& why);
   // Repeats δy = −A⁻¹ (α/β′) Bᵀ (B y + c) until B y + c is below rel_tol relative to its
@@ -87,6 +98,13 @@ class PenaltyAlpha final : public Integrator {
   AlphaParameters p_;
   PenaltyParameters pen_;
   double beta_p_ = 0.0, gamma_p_ = 0.0;
+  // The Newton solve in progress: its start, step and tolerances.
+  struct NewtonSolve {
+    const State* s = nullptr;
+    double h = 0.0, newton_tol = 0.0, floor = 0.0;
+    double prev_phi = INFINITY;  // ali3p: ‖Φ‖ at the last evaluation
+    bool modified = false;
+  } solve_;
   LinearSystem ls_;
   double factored_h_ = -1.0;
   // Predictor history: v̇ and λ at the start of the last accepted step, its size and end time.

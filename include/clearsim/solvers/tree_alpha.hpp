@@ -26,16 +26,16 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
-#include "clearsim/elements/joints/joint_driver.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/joint_tree.hpp"
+#include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
 
-class TreeAlpha final : public Integrator {
+class TreeAlpha final : public Integrator, private NewtonProblem {
  public:
   // The tree is built at the first step, whose start is its reference state.
   TreeAlpha(const System& sys, const SolverSettings& settings);
@@ -77,7 +77,7 @@ class TreeAlpha final : public Integrator {
     int coord = 0;       // the driven coordinate q_k
     double sigma = 1.0;  // θ = θ0 + σ q_k
     double theta0 = 0.0;
-    const joints::JointDriver* driver = nullptr;
+    const Element* driver = nullptr;  // its driven_target gives θ_d(t)
   };
   void find_coordinate_drivers(const State& s);
   // The loops' multipliers from a vector of System's global rows (State::lambda, lambda_jump) and
@@ -90,6 +90,20 @@ class TreeAlpha final : public Integrator {
   // The smooth step's Newton iteration from s, leaving the iterate in q_, Q_, qd_, qdd_, a_, lam_
   // and lamN_.
   void smooth_solve(const State& s, double h, StepResult& res);
+  // The predictor of the step from s (q̈, multipliers, a, hΔq, q̇ and the configuration).
+  void predict(const State& s, double h);
+  // The Newton stop at the current iterate (see GeneralizedAlpha::step_tol).
+  double step_tol() const;
+  // NewtonProblem: the smooth step's iteration in joint coordinates.
+  NewtonCheck evaluate_iterate(int it, const NewtonTrace& tr) override;
+  void converged_at_evaluation() override;
+  bool prepare_matrix(int it, NewtonTrace& tr, StepResult& res) override;
+  double solve() override;
+  bool stops_on_nonfinite_increment() const override { return true; }
+  double motion() const override { return solve_.motion; }
+  bool drop_stale_matrix(int it, const NewtonTrace& tr) override;
+  void apply() override;
+  bool accept(int it, NewtonTrace& tr, const NewtonCheck& check) override;
   // The iterate into s (joint coordinates, multipliers, body poses) at time t.
   void store(double t, State& s);
   // NSGA (tree_nsga.cpp). The corrections, once the tree is built.
@@ -132,6 +146,15 @@ class TreeAlpha final : public Integrator {
   const System& sys_;
   SolverSettings settings_;
   AlphaParameters p_;
+  // The smooth solve in progress: its start, step, tolerances and the matrix it iterates with.
+  struct SmoothSolve {
+    const State* s = nullptr;
+    double h = 0.0, t = 0.0, beta_p = 0.0, gamma_p = 0.0;
+    double err_c = 0.0, newton_tol = 0.0, tol_floor = 0.0, motion = 0.0, refresh = 0.0;
+    bool step_stop = false;
+    const LinearSystem* chord = nullptr;  // the corrections' factorization, while it contracts
+    bool evaluated = false;               // kin_ and vdot_ belong to the final iterate
+  } solve_;
   std::optional<JointTree> tree_;
   Eigen::PartialPivLU<MatX> lu_;
   MatX inverse_;  // of a small iteration matrix (see factor())
