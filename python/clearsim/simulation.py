@@ -11,8 +11,9 @@ class Simulation:
             sim.step()
             v = sim.value("slider.velocity.x")
 
-    Each step has the size the whole run would take (solver.end / round(end / step)), so
-    stepping gives the states of model.run(), bit for bit. Raises SimulationError when the
+    Each step is the step the whole run would take: solver.end / round(end / step) at fixed
+    steps, or the step-size controller's next step with solver.adaptive (landing on solver.end),
+    so stepping gives the states of model.run(), bit for bit. Raises SimulationError when the
     model cannot start or a step fails.
     """
 
@@ -27,7 +28,7 @@ class Simulation:
         self._core.step(n)
 
     def run_to(self, t):
-        """Steps until the time reaches t [s] (within half a step)."""
+        """Steps until the time reaches t [s] (within half a fixed step; adaptive steps land on t)."""
         self._core.run_to(t)
 
     @property
@@ -37,7 +38,7 @@ class Simulation:
 
     @property
     def step_size(self):
-        """The step h [s]."""
+        """The size of the next step h [s] (adaptive: the controller's next attempt)."""
         return self._core.step_size
 
     @property

@@ -58,3 +58,24 @@ def test_joint_coordinates_step_as_they_run():
     assert absolute.summary["integrator"] == "generalized-alpha"
     joint = clearsim.load(ideal, {"solver.end": 0.002, "solver.coordinates": "joint"}).run()
     assert joint.summary["integrator"] == "generalized-alpha (joint coordinates)"
+
+
+def test_adaptive_stepping_equals_the_adaptive_run():
+    """With solver.adaptive the stepped simulation takes the controller's steps, the same as the
+    whole run's (one run loop serves both), not the fixed h."""
+    from conftest import SOURCE_DIR
+    ideal = SOURCE_DIR / "examples" / "slider_crank_ideal" / "model.yaml"
+    m = clearsim.load(ideal, {"solver.end": 0.01, "solver.adaptive": True, "output.every": 1})
+    run = m.run()
+    sim = m.simulation()
+    rows = [sim.values()]
+    while sim.time < 0.01 * (1 - 1e-12):
+        sim.step()
+        rows.append(sim.values())
+    assert sim.time == 0.01
+    assert len(rows) == len(run.time)
+    assert run.summary["steps"] == sim.summary()["steps"]
+    assert run.summary["steps"] != round(0.01 / m.settings["step"])
+    for name in ["time"] + sim.channels:
+        stepped = np.array([row[name] for row in rows])
+        assert np.array_equal(stepped, run[name]), name
