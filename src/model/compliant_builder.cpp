@@ -1,6 +1,7 @@
 // Validation and construction of compliant and lubricated contact elements.
 #include <cmath>
 
+#include "clearsim/elements/contact/lubricated_clearance.hpp"
 #include "clearsim/model/model_builder.hpp"
 
 namespace cs {
@@ -118,6 +119,21 @@ int add_compliant_contact(Model& model, const std::string& name, int body_i, int
   return add_element(
       model, std::make_unique<contact::CompliantContact>(name, body_i, body_j, std::move(geometry),
                                                          std::move(laws), axial_ideal));
+}
+
+int add_lubricated_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                             contact::Geometry geometry, contact::Lubrication film, double asperity,
+                             double restitution, double mu, bool axial_ideal) {
+  contact::ContactLaws laws;
+  laws.lubrication = film;
+  laws.asperity = asperity;
+  require(film.kind != LubricationKind::kNone, name, "a lubricated joint needs a film law");
+  check_lubrication(name, laws, geometry);
+  require(restitution >= 0.0 && restitution <= 1.0, name, "restitution must be in [0, 1]");
+  require(non_negative(mu), name, "friction must be ≥ 0");
+  return add_element(model, std::make_unique<contact::LubricatedClearance>(
+                                name, body_i, body_j, std::move(geometry), std::move(film),
+                                asperity, restitution, mu, axial_ideal));
 }
 
 }  // namespace cs
