@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
+#include <numbers>
 #include <sstream>
 #include <string>
 
@@ -330,7 +330,7 @@ std::string example_file(const std::string& stem) {
 TEST(LubricatedNsga, EnergyBalanceClosesForTheSliderCrank) {
   for (const double h : {1e-5, 5e-6}) {
     LoadedModel lm = load_model_file(example_file("model"));
-    lm.run.solver.end = 4 * 2.0 * M_PI / 523.5987756;
+    lm.run.solver.end = 4 * 2.0 * std::numbers::pi / 523.5987756;
     lm.run.solver.step = h;
     const Ledger r = run_ledger(std::move(lm), "rod_slider", "crank_speed", 523.5987756);
     const double dE = r.kinetic_end - r.kinetic_start;
