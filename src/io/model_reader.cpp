@@ -280,6 +280,7 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   if (auto c = top.find("forces")) read_forces(*c, model);
   if (auto c = top.find("contacts")) read_contacts(*c, model);
   if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
+  if (auto c = top.find("joints")) check_film_integrator(*c, out.run.solver);
   if (auto c = top.find("output")) out.run.output = read_output(*c);
 }
 

@@ -22,6 +22,13 @@ const std::vector<std::string> kRevoluteKeys = {"radial",  "restitution", "pin_l
 
 enum class Treatment { kUnilateral, kCompliant, kLubricated };
 
+// `contact: unilateral` under `treatment: lubricated`: the film over rigid NSGA contact at c − e0
+// (seed 000's model, contact::LubricatedClearance) instead of a compliant law.
+bool rigid_under_film(const MapView& m) {
+  const auto c = m.find("contact");
+  return c && c->node().IsScalar() && c->node().Scalar() == "unilateral";
+}
+
 Treatment read_treatment(const MapView& m) {
   if (auto c = m.find("treatment"))
     return read_choice(
@@ -66,11 +73,24 @@ void check_treatment_keys(const MapView& m, Treatment t) {
               "friction laws belong to treatment: compliant or lubricated");
     return;
   }
-  m.need("contact", "the contact law {law: lankarani_nikravesh, stiffness: K, ...}");
+  const Cursor law = m.need("contact", t == Treatment::kLubricated
+                                           ? "the dry contact under the film: unilateral, or a "
+                                             "law {law: lankarani_nikravesh, stiffness: K, ...}"
+                                           : "the contact law {law: lankarani_nikravesh, "
+                                             "stiffness: K, ...}");
   if (t == Treatment::kLubricated)
     m.need("lubricant", "the lubricant {viscosity: μ [Pa·s], ...}");
   else if (auto c = m.find("lubricant"))
     c->fail_at_key(c->path() + ": 'lubricant' needs treatment: lubricated");
+  if (!law.node().IsScalar()) return;
+  if (t != Treatment::kLubricated || !rigid_under_film(m))
+    law.expected(t == Treatment::kLubricated
+                     ? "unilateral (rigid contact under the film, for nsga) or a contact law map"
+                     : "a contact law map {law: ..., stiffness: K, ...}");
+  if (auto f = m.find("friction"); f && f->node().IsMap())
+    f->fail(f->path() +
+            ": rigid contact under the film takes a Coulomb coefficient (a number); friction "
+            "laws belong to a compliant contact law");
 }
 
 // The compliant or lubricated laws of a clearance joint.
@@ -112,8 +132,19 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
                      ": 'asperity' of a revolute joint belongs to treatment: "
                      "compliant or lubricated");
     p.asperity = read_non_negative(*a, "m");
+    if (p.asperity >= p.clearance)
+      a->fail(a->path() + ": the asperity height e0 = " + format_number(p.asperity) +
+              " m must be smaller than the radial clearance c = " + format_number(p.clearance) +
+              " m (contact starts at ‖e‖ = c − e0)");
   }
-  if (treatment == Treatment::kUnilateral) {
+  if (treatment == Treatment::kLubricated && rigid_under_film(m)) {
+    // Seed 000's model: the film as a smooth force, rigid contact at c − e0 with Newton's e_N.
+    p.restitution = *read_restitution(m, true);
+    p.friction = read_friction(m, spherical ? "ball_radius" : "pin_radius", p.contact_radius);
+    const LawContext ctx = law_context(m, spherical, p.clearance, p.asperity);
+    p.contact_radius = ctx.journal_radius;
+    p.film = read_lubricant(*m.find("lubricant"), ctx);
+  } else if (treatment == Treatment::kUnilateral) {
     p.restitution = *read_restitution(m, true);
     p.friction = read_friction(m, spherical ? "ball_radius" : "pin_radius", p.contact_radius);
   } else {
@@ -190,6 +221,30 @@ void read_sphere_plane(const Entry& e, const MapView& m, Model& model) {
   });
 }
 }  // namespace
+
+void check_film_integrator(const Cursor& joints, const SolverSettings& solver) {
+  if (solver.analysis == Analysis::kDynamic && solver.integrator == IntegratorKind::kNsga) return;
+  static const char* const kNames[] = {
+      "generalized_alpha", "newmark", "hht", "trapezoidal", "nsga", "rk4", "dormand_prince"};
+  const std::string found =
+      solver.analysis != Analysis::kDynamic
+          ? std::string(solver.analysis == Analysis::kStatic ? "a static" : "a kinematic") +
+                " analysis"
+          : std::string("integrator: ") + kNames[static_cast<int>(solver.integrator)];
+  for (const Entry& joint : named_items(joints, "joint")) {
+    if (!joint.value.node().IsMap() || !joint.value.node()["clearance"]) continue;
+    const MapView j(joint.value, "a joint map");
+    const Cursor clearance = *j.find("clearance");
+    if (!clearance.node().IsMap()) continue;
+    const MapView m(clearance, "a map of clearance parameters");
+    if (read_treatment(m) != Treatment::kLubricated || !rigid_under_film(m)) continue;
+    const Cursor c = *m.find("contact");
+    c.fail(c.path() +
+           ": rigid contact under the film (seed 000's model: film rupture as an NSGA impact) "
+           "needs a dynamic analysis with solver.integrator: nsga, found " +
+           found + " (for a smooth integrator give a compliant law: contact: {law: ...})");
+  }
+}
 
 void read_contacts(const Cursor& section, Model& model) {
   for (const Entry& e : named_items(section, "contact")) {

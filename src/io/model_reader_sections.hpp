@@ -38,6 +38,10 @@ void read_drivers(const Cursor& section, Model& model);
 void read_clearance(const Entry& joint, const Cursor& clearance, joints::JointType type, int body_i,
                     int body_j, const Vec3& at_W, const Vec3& axis_W, Model& model);
 void read_contacts(const Cursor& section, Model& model);
+// Refuses, at its `contact: unilateral` key, a lubricated clearance joint with rigid contact
+// under the film (contact::LubricatedClearance) unless the analysis is dynamic with
+// integrator: nsga — the only integrator with an impact law. Called once the solver is read.
+void check_film_integrator(const Cursor& joints, const SolverSettings& solver);
 // model_reader_gear_mesh.cpp: a `contacts` entry of type gear_mesh.
 void read_gear_mesh(const Entry& e, const MapView& m, Model& model);
 // The contact-line length of one reference tooth pair, L_ref = ε_α b/(cos β_b ε_γ), of two gear

@@ -1,6 +1,7 @@
 // Validation and construction of compliant and lubricated contact elements.
 #include <cmath>
 
+#include "clearsim/elements/contact/lubricated_clearance.hpp"
 #include "clearsim/model/model_builder.hpp"
 
 namespace cs {
@@ -77,8 +78,11 @@ void check_lubrication(const std::string& name, const contact::ContactLaws& laws
           "journal bearing (model: long or short)");
   require(lub.kind != LubricationKind::kJournalBearing || revolute, name,
           "a journal bearing fits a revolute joint; a spherical joint takes the squeeze film");
-  const double c = spherical ? std::get<contact::SphericalClearanceGeometry>(g).clearance
-                             : std::get<contact::RevoluteClearanceGeometry>(g).clearance;
+  const double c = std::visit(
+      contact::overloaded{[](const contact::SphericalClearanceGeometry& x) { return x.clearance; },
+                          [](const contact::RevoluteClearanceGeometry& x) { return x.clearance; },
+                          [](const contact::SpherePlaneGeometry&) { return 0.0; }},
+      g);
   require(laws.asperity > 0.0, name,
           "a lubricated joint needs asperity e0 > 0 [m]: the film thickness where dry contact "
           "takes over (the film force is singular at zero thickness)");
@@ -103,11 +107,13 @@ void check_contact_laws(const std::string& name, const contact::ContactLaws& law
   check_lubrication(name, laws, geometry);
   const bool friction = laws.friction.kind != FrictionLawKind::kNone;
   if (friction) {
-    double r = 1.0;
-    if (const auto* s = std::get_if<contact::SphericalClearanceGeometry>(&geometry))
-      r = s->ball_radius;
-    if (const auto* v = std::get_if<contact::RevoluteClearanceGeometry>(&geometry))
-      r = v->pin_radius;
+    // Friction acts at the journal's surface; a sphere–plane pair has its point already.
+    const double r =
+        std::visit(contact::overloaded{
+                       [](const contact::SphericalClearanceGeometry& x) { return x.ball_radius; },
+                       [](const contact::RevoluteClearanceGeometry& x) { return x.pin_radius; },
+                       [](const contact::SpherePlaneGeometry&) { return 1.0; }},
+                   geometry);
     require(r > 0.0, name, "friction needs the journal radius (ball_radius or pin_radius) [m]");
   }
 }
@@ -118,6 +124,21 @@ int add_compliant_contact(Model& model, const std::string& name, int body_i, int
   return add_element(
       model, std::make_unique<contact::CompliantContact>(name, body_i, body_j, std::move(geometry),
                                                          std::move(laws), axial_ideal));
+}
+
+int add_lubricated_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                             contact::Geometry geometry, contact::Lubrication film, double asperity,
+                             double restitution, double mu, bool axial_ideal) {
+  contact::ContactLaws laws;
+  laws.lubrication = film;
+  laws.asperity = asperity;
+  require(film.kind != LubricationKind::kNone, name, "a lubricated joint needs a film law");
+  check_lubrication(name, laws, geometry);
+  require(restitution >= 0.0 && restitution <= 1.0, name, "restitution must be in [0, 1]");
+  require(non_negative(mu), name, "friction must be ≥ 0");
+  return add_element(model, std::make_unique<contact::LubricatedClearance>(
+                                name, body_i, body_j, std::move(geometry), std::move(film),
+                                asperity, restitution, mu, axial_ideal));
 }
 
 }  // namespace cs

@@ -196,6 +196,14 @@ int add_spherical_clearance(Model& model, const std::string& name, int body_i, i
                                             p.clearance, p.asperity, p.contact_radius},
         laws);
   }
+  if (p.film) {
+    return add_lubricated_clearance(
+        model, name, body_i, body_j,
+        contact::SphericalClearanceGeometry{marker_at(model, body_i, at_W, Mat3::Identity()),
+                                            marker_at(model, body_j, at_W, Mat3::Identity()),
+                                            p.clearance, p.asperity, p.contact_radius},
+        *p.film, p.asperity, p.restitution, p.friction);
+  }
   model.elements.push_back(std::make_unique<contact::SphericalClearance>(
       name, marker_at(model, body_i, at_W, Mat3::Identity()),
       marker_at(model, body_j, at_W, Mat3::Identity()), p.clearance, p.asperity, p.restitution,
@@ -235,6 +243,19 @@ int add_revolute_clearance(Model& model, const std::string& name, int body_i, in
                                      marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)),
                                      p.clearance, 0.5 * p.pin_length, p.contact_radius},
                                  laws, p.axial == Axial::kIdeal);
+  }
+  if (p.film) {
+    if (p.axial == Axial::kClearance)
+      throw ModelError("'" + name +
+                       "': thrust faces (axial clearance) are not available under a film; use "
+                       "axial: free or ideal");
+    return add_lubricated_clearance(model, name, body_i, body_j,
+                                    contact::RevoluteClearanceGeometry{
+                                        marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
+                                        marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)),
+                                        p.clearance, 0.5 * p.pin_length, p.contact_radius},
+                                    *p.film, p.asperity, p.restitution, p.friction,
+                                    p.axial == Axial::kIdeal);
   }
   model.elements.push_back(std::make_unique<contact::RevoluteClearance>(
       name, marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),

@@ -209,7 +209,8 @@ TEST(ClearanceExamples, BallInCavityPlasticSlidesElasticRattles) {
 TEST(ClearanceExamples, EveryModelFileOfTheExamplesLoadsWithoutWarnings) {
   for (const char* name :
        {"spherical_clearance_slider_crank", "spatial_slider_crank_revolute_clearance",
-        "flores_slider_crank_nsga", "bouncing_ball", "ball_in_cavity"}) {
+        "flores_slider_crank_nsga", "bouncing_ball", "ball_in_cavity",
+        "lubricated_spherical_slider_crank_nsga"}) {
     const std::filesystem::path dir =
         std::filesystem::path(CLEARSIM_SOURCE_DIR) / "examples" / name;
     int files = 0;

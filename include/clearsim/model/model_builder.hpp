@@ -76,6 +76,10 @@ struct ClearanceParams {
   // unilateral NSGA treatment with `restitution` and `friction`. With laws, `asperity` applies
   // to revolute joints too (dry contact starts at ‖e‖ = c − e0) and laws->asperity is set from it.
   std::optional<contact::ContactLaws> laws;
+  // The lubricated treatment over RIGID contact (seed 000's model, `contact: unilateral`): the
+  // film law, with the unilateral gap at c − e0 (`asperity`) and Newton's `restitution`, for
+  // NSGA (contact::LubricatedClearance). Set only when `laws` is not.
+  std::optional<contact::Lubrication> film;
 };
 
 // Checks contact laws against their geometry (a film law that does not fit it, a missing radius,
@@ -87,6 +91,14 @@ void check_contact_laws(const std::string& name, const contact::ContactLaws& law
 int add_compliant_contact(Model& model, const std::string& name, int body_i, int body_j,
                           contact::Geometry geometry, contact::ContactLaws laws,
                           bool axial_ideal = false);
+
+// A lubricated clearance joint with rigid contact underneath (contact::LubricatedClearance): the
+// film law `film` on a spherical or revolute clearance geometry, unilateral gaps at c − e0 with
+// restitution e_N and Coulomb μ. Validated as check_contact_laws validates a film (the law fits
+// the geometry, 0 < e0 < c, positive viscosity and radii).
+int add_lubricated_clearance(Model& model, const std::string& name, int body_i, int body_j,
+                             contact::Geometry geometry, contact::Lubrication film, double asperity,
+                             double restitution, double mu, bool axial_ideal = false);
 
 // Spherical joint with clearance: housing centred at at_W on body_i, ball centred there on body_j.
 int add_spherical_clearance(Model& model, const std::string& name, int body_i, int body_j,

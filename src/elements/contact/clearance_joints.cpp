@@ -38,6 +38,51 @@ void revolute_axial_tangent(const RevoluteClearanceGeometry& g, const ElementInp
 }
 
 // ---------------------------------------------------------------------------------------------
+void spherical_gap_rows(const SphericalClearanceGeometry& g, double mu, const ElementInput& in,
+                        GapBlock& out) {
+  Journal<double> J;
+  g.journals(pose_of(*in.i), pose_of(*in.j), &J);  // J.e = t = x_B − x_A
+  const double e = J.e.norm();
+  out.g(0) = g.clearance - g.asperity - e;
+  // ∂g/∂q = −nᵀ ∂t/∂q. At a centred ball (e → 0) the normal is undefined, but the gap is
+  // c − e0 > 0 there (checked by the builder), so no contact can need it: G = 0.
+  if (e > 1e-12 * g.clearance) {
+    const Vec3 n = J.e / e;
+    out.G.row(0) = -n.transpose() * point_coincidence(*in.i, g.housing.p_B, *in.j, g.ball.p_B).B;
+    if (mu > 0.0) {
+      out.T.topRows<2>() =
+          joints::tangential_jacobian(*in.i, *in.j, J.centre_j + g.ball_radius * n, n);
+    }
+  }
+}
+
+void revolute_gap_rows(const RevoluteClearanceGeometry& g, double asperity, double mu,
+                       const ElementInput& in, GapBlock& out) {
+  const Vec3 u_bar = g.bearing.R_BM.col(2);
+  const Vec3 u = in.i->R_WB * u_bar;  // bearing axis u″
+  const Vec3 x_A = in.i->x_W + in.i->R_WB * g.bearing.p_B;
+  Journal<double> J[2];
+  g.journals(pose_of(*in.i), pose_of(*in.j), J);
+  for (int a = 0; a < g.num_ends(); ++a) {
+    const double sign = (a == 0) ? 1.0 : -1.0;
+    const Vec3 s_j = g.pin.p_B + sign * g.half_length * g.pin.R_BM.col(2);
+    const double along = u.dot(J[a].centre_j - x_A);
+    const double e = J[a].e.norm();
+    out.g(a) = g.clearance - asperity - e;
+    if (e > 1e-12 * g.clearance) {
+      const Vec3 et = J[a].e / e;
+      // δg = −e_t·δx_AC + (u″·x_AC) e_t·δu″ (reference.md §2.2).
+      out.G.row(a) = -et.transpose() * point_coincidence(*in.i, g.bearing.p_B, *in.j, s_j).B;
+      out.G.block<1, 3>(a, 3) += along * u_bar.cross(in.i->R_WB.transpose() * et).transpose();
+      if (mu > 0.0) {
+        out.T.middleRows<2>(2 * a) =
+            joints::tangential_jacobian(*in.i, *in.j, J[a].centre_j + g.pin_radius * et, et);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 SpherePlane::SpherePlane(std::string name, Marker plane, Marker ball_centre, double radius,
                          double e_n, double mu)
     : Element(std::move(name), plane.body, ball_centre.body),
@@ -73,21 +118,7 @@ SphericalClearance::SphericalClearance(std::string name, Marker housing, Marker 
 
 void SphericalClearance::gaps(const ElementInput& in, GapBlock& out) const {
   out.reset(1);
-  Journal<double> J;
-  geom_.journals(pose_of(*in.i), pose_of(*in.j), &J);  // J.e = t = x_B − x_A
-  const double e = J.e.norm();
-  out.g(0) = geom_.clearance - geom_.asperity - e;
-  // ∂g/∂q = −nᵀ ∂t/∂q. At a centred ball (e → 0) the normal is undefined, but the gap is
-  // c − e0 > 0 there (checked by the builder), so no contact can need it: G = 0.
-  if (e > 1e-12 * geom_.clearance) {
-    const Vec3 n = J.e / e;
-    out.G.row(0) =
-        -n.transpose() * point_coincidence(*in.i, geom_.housing.p_B, *in.j, geom_.ball.p_B).B;
-    if (mu_ > 0.0) {
-      out.T.topRows<2>() =
-          joints::tangential_jacobian(*in.i, *in.j, J.centre_j + geom_.ball_radius * n, n);
-    }
-  }
+  spherical_gap_rows(geom_, mu_, in, out);
 }
 
 void SphericalClearance::ideal_rows(const ElementInput& in, ConstraintBlock& out) const {
@@ -121,30 +152,9 @@ std::string RevoluteClearance::gap_name(int k) const {
 
 void RevoluteClearance::gaps(const ElementInput& in, GapBlock& out) const {
   out.reset(num_gaps());
-  const Vec3 u_bar = geom_.bearing.R_BM.col(2);
-  const Vec3 u = in.i->R_WB * u_bar;  // bearing axis u″
-  const Vec3 x_A = in.i->x_W + in.i->R_WB * geom_.bearing.p_B;
-  Journal<double> J[2];
-  geom_.journals(pose_of(*in.i), pose_of(*in.j), J);
-  for (int a = 0; a < radial_gaps(); ++a) {
-    const double sign = (a == 0) ? 1.0 : -1.0;
-    const Vec3 s_j = geom_.pin.p_B + sign * geom_.half_length * geom_.pin.R_BM.col(2);
-    const double along = u.dot(J[a].centre_j - x_A);
-    const double e = J[a].e.norm();
-    out.g(a) = geom_.clearance - e;
-    if (e > 1e-12 * geom_.clearance) {
-      const Vec3 et = J[a].e / e;
-      // δg = −e_t·δx_AC + (u″·x_AC) e_t·δu″ (reference.md §2.2).
-      out.G.row(a) = -et.transpose() * point_coincidence(*in.i, geom_.bearing.p_B, *in.j, s_j).B;
-      out.G.block<1, 3>(a, 3) += along * u_bar.cross(in.i->R_WB.transpose() * et).transpose();
-      if (mu_ > 0.0) {
-        out.T.middleRows<2>(2 * a) =
-            joints::tangential_jacobian(*in.i, *in.j, J[a].centre_j + geom_.pin_radius * et, et);
-      }
-    }
-  }
+  revolute_gap_rows(geom_, 0.0, mu_, in, out);
   if (axial_ == Axial::kClearance) {
-    const auto s = dot2(*in.i, u_bar, geom_.bearing.p_B, *in.j, geom_.pin.p_B);
+    const auto s = dot2(*in.i, geom_.bearing.R_BM.col(2), geom_.bearing.p_B, *in.j, geom_.pin.p_B);
     const int k = radial_gaps();
     out.g(k) = c_ax_ - s.phi;
     out.G.row(k) = -s.B;

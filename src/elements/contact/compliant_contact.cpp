@@ -29,10 +29,14 @@ CompliantContact::CompliantContact(std::string name, int body_i, int body_j, Geo
   if (axial_ideal_ && !std::holds_alternative<RevoluteClearanceGeometry>(geometry_))
     throw std::invalid_argument("'" + this->name() +
                                 "': an ideal axial row needs a revolute clearance geometry");
+  prepare_lubrication(laws_.lubrication, geometry_);
+}
+
+void prepare_lubrication(Lubrication& lubrication, const Geometry& geometry) {
   // A pin with two ends carries one half of the bearing length at each end.
-  auto& bearing = laws_.lubrication.bearing;
-  if (num_points(geometry_) == 2) bearing.length *= 0.5;
-  if (laws_.lubrication.kind == LubricationKind::kJournalBearing &&
+  auto& bearing = lubrication.bearing;
+  if (num_points(geometry) == 2) bearing.length *= 0.5;
+  if (lubrication.kind == LubricationKind::kJournalBearing &&
       bearing.model == lubrication::BearingModel::kFinite && !bearing.table) {
     lubrication::FiniteBearingTableOptions options;
     options.length_over_diameter = bearing.length / (2.0 * bearing.radius);
@@ -90,13 +94,7 @@ Eigen::Matrix<S, 12, 1> CompliantContact::generalized_force(const Pose<S>& i, co
   const Lubrication& lub = laws_.lubrication;
   if (lub.kind == LubricationKind::kNone) return f;
   for (int a = 0; a < n; ++a) {
-    V3<S> F;
-    if (lub.kind == LubricationKind::kSqueezeFilm) {
-      F = lub.squeeze.force(J[a]);
-    } else {
-      const S w_i = J[a].axis.dot(i.omega_W()), w_j = J[a].axis.dot(j.omega_W());
-      F = lub.bearing.force(J[a], w_i, w_j);
-    }
+    const V3<S> F = lub.force(J[a], i, j);
     if (ev) {
       for (int c = 0; c < 3; ++c) ev->film[a](c) = value_of(F(c));
     }

@@ -31,6 +31,17 @@ void revolute_axial_row(const RevoluteClearanceGeometry& g, const ElementInput& 
 void revolute_axial_tangent(const RevoluteClearanceGeometry& g, const ElementInput& in,
                             double lambda, Mat12& K);
 
+// The gaps of a clearance geometry and their gradients, written once for every element that
+// treats them as NSGA constraints (SphericalClearance, RevoluteClearance, LubricatedClearance).
+//  spherical  one gap g = c − e0 − ‖e‖ (e0 = g.asperity) in row 0;
+//  revolute   one gap per pin end, g_α = c − e0 − ‖e_α‖, in rows [0, num_ends()).
+// `mu` > 0 also fills the tangential rows T at the contact point on the journal surface
+// (journal radius: g.ball_radius, g.pin_radius). `out` must be reset by the caller.
+void spherical_gap_rows(const SphericalClearanceGeometry& g, double mu, const ElementInput& in,
+                        GapBlock& out);
+void revolute_gap_rows(const RevoluteClearanceGeometry& g, double asperity, double mu,
+                       const ElementInput& in, GapBlock& out);
+
 class SpherePlane final : public Element {
  public:
   // Radius 0 is a particle (point contact at the marker, no friction moment).

@@ -36,7 +36,21 @@ struct Lubrication {
   LubricationKind kind = LubricationKind::kNone;
   lubrication::SqueezeFilm squeeze;     // spherical joints
   lubrication::JournalBearing bearing;  // revolute joints (per pin end: length L/2 when d > 0)
+
+  // The film force on journal J (body j, at J.centre_j; the housing, body i, takes the
+  // opposite), from the film law of the joint: the one evaluation every treatment with a film
+  // calls (the compliant contact's and LubricatedClearance's).
+  template <class S>
+  V3<S> force(const Journal<S>& J, const Pose<S>& i, const Pose<S>& j) const {
+    if (kind == LubricationKind::kSqueezeFilm) return squeeze.force(J);
+    const S w_i = J.axis.dot(i.omega_W()), w_j = J.axis.dot(j.omega_W());
+    return bearing.force(J, w_i, w_j);
+  }
 };
+
+// Completes a film law for its geometry when the element that owns it is built: a pin with two
+// ends carries half the bearing length at each end, and a finite bearing gets its force table.
+void prepare_lubrication(Lubrication& lubrication, const Geometry& geometry);
 
 struct ContactLaws {
   NormalLaw normal;
