@@ -1,7 +1,8 @@
 // The constraint formulations on the IFToMM examples (docs/PERFORMANCE.md, *IFToMM group A*), and
 // what an R-matrix (velocity transformation) formulation would pay before anything else: the
-// null-space basis R of B, RᵀMR and its Cholesky, once per evaluation (docs/ARCHITECTURE.md,
-// *Time integration*). Models are the shipped examples, at their consistent initial state.
+// null-space basis R of B, RᵀMR and its Cholesky, once per evaluation
+// (docs/time-integration.md, *Generalized-α and its formulations*). Models are the shipped
+// examples, at their consistent initial state.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Cholesky>

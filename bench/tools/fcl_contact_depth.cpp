@@ -1,5 +1,5 @@
 // Measures what FCL's own mesh–mesh contact reports for a sphere mesh pressed δ into a plane mesh
-// (the figures quoted in docs/ARCHITECTURE.md "Mesh contact"). Not part of the build:
+// (the figures quoted in docs/contact-meshes-and-gears.md "Mesh contact"). Not part of the build:
 //   g++ -std=c++20 -O2 -I include -isystem /usr/include/eigen3 bench/tools/fcl_contact_depth.cpp \
 //       build/mc/libclearsim.a -lfcl -o /tmp/fcl_contact_depth && /tmp/fcl_contact_depth
 #include <fcl/geometry/bvh/BVH_model.h>

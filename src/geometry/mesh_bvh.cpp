@@ -1,8 +1,8 @@
 // FCL behind MeshBvh: FCL's BVHModel<OBBRSS> holds the hierarchy; collide() gives the pairs of
 // intersecting triangles; the nearest triangle of a point is a branch and bound over the same
 // tree (nearest()). Only triangle indices are taken from FCL: its mesh–mesh contact points and
-// depths are those of triangle–triangle intersections, not penetrations (docs/ARCHITECTURE.md
-// "Mesh contact").
+// depths are those of triangle–triangle intersections, not penetrations
+// (docs/contact-meshes-and-gears.md, "Mesh contact").
 #include "clearsim/geometry/mesh_bvh.hpp"
 
 #include <fcl/geometry/bvh/BVH_model.h>

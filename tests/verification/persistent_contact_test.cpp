@@ -1,5 +1,5 @@
 // Persistent contacts in the NSGA smooth step, and the restitution threshold (the two NSGA
-// options of the solver section; docs/model-format.md, docs/ARCHITECTURE.md "NSGA").
+// options of the solver section; docs/model-format.md, docs/time-integration.md "NSGA").
 //  - A contact that stays closed is carried by the smooth step (velocity constraint G ṽ = 0,
 //    force λ_N ≥ 0): sliding on a curved wall keeps its energy at the smooth part's second
 //    order, where the corrections alone lose it at first order.

@@ -66,7 +66,7 @@ class System {
   // mechanism whose dependencies move (Bricard's, IFToMM A04: 30 rows of rank 29 throughout),
   // the kept set itself becomes singular later while the full set keeps its rank. The run loop
   // watches the kept set's conditioning and re-chooses it, same count, when it falls
-  // (docs/ARCHITECTURE.md, "Redundant constraints along the motion").
+  // (docs/coordinates-and-constraints.md, "Redundant constraints along the motion").
   //
   // Reciprocal condition estimate of the kept rows at `kin`: |R_mm| / |R_11| of the
   // column-pivoted QR of Bᵀ with unit rows; 1 if no row was removed or the model has more

@@ -1,7 +1,7 @@
 // Bounding-volume hierarchy of a triangle mesh, built once in the mesh's own frame, and the two
 // queries mesh contact needs from it. The hierarchy and its traversals are FCL's (Debian
-// libfcl-dev, docs/ARCHITECTURE.md "Mesh contact"); this header keeps FCL's templates out of the
-// rest of clearsim.
+// libfcl-dev, docs/contact-meshes-and-gears.md "Mesh contact"); this header keeps FCL's
+// templates out of the rest of clearsim.
 #pragma once
 
 #include <array>

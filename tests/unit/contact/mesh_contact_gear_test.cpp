@@ -30,7 +30,8 @@ GearParameters spur(int teeth) {
 
 // Eight sections along the face: a spur gear's default single slice has flank triangles running
 // the whole face width with vertices only on the end faces, which lie in the mate's end-face
-// planes; no vertex would then be inside the mate (docs/ARCHITECTURE.md, "Mesh contact").
+// planes; no vertex would then be inside the mate (docs/contact-meshes-and-gears.md, "Mesh
+// contact").
 Shape gear_shape(const std::string& name, int body, const GearParameters& p) {
   GearResolution resolution;
   resolution.slices = 8;

@@ -1,9 +1,10 @@
 // Narrow phase of mesh–mesh contact: which vertices of each mesh lie inside the other, how deep
 // (signed distance to the nearest face, along its normal), grouped into contact regions.
 //
-// Rule (docs/ARCHITECTURE.md "Mesh contact"): FCL's BVHs give the intersecting triangle pairs;
-// the vertices of those triangles seed a flood fill over each mesh's edges that keeps the
-// vertices found inside the other mesh (closest point of the nearest face behind the vertex).
+// Rule (docs/contact-meshes-and-gears.md "Mesh contact"): FCL's BVHs give the intersecting
+// triangle pairs; the vertices of those triangles seed a flood fill over each mesh's edges that
+// keeps the vertices found inside the other mesh (closest point of the nearest face behind the
+// vertex).
 // Each inside vertex is a Penetration (vertex, face of the other mesh). Penetrations joined by a
 // mesh edge, or whose triangles are an intersecting pair, form one region (union–find).
 // Edge–edge crossings with no vertex inside are not seen (they vanish as the mesh is refined).
