@@ -23,7 +23,8 @@ struct RunStats {
   // (open → closed), and the largest penetration max(−g_N) over all steps [m].
   long open_steps = 0, contact_steps = 0, impact_steps = 0, contact_onsets = 0;
   // Accepted steps whose velocity jump was solved plastically because Newton's law at several
-  // contacts would have created kinetic energy (docs/ARCHITECTURE.md, NSGA).
+  // contacts would have created kinetic energy (docs/time-integration.md, "No energy from multiple
+  // impacts").
   long plastic_impacts = 0;
   // Times the independent constraint rows were re-chosen because the kept ones lost rank
   // along the motion (System::rechoose_rows; over-constrained mechanisms such as Bricard's).

@@ -35,11 +35,11 @@ class ContactCounter {
 // near t = 1.25 s. Every 1 to 16 accepted steps the kept rows' conditioning is estimated (one
 // QR of their m × n Jacobian, done only for models that dropped rows); when it has fallen below
 // kDrop of the best value since the rows were chosen, they are re-chosen at that state if
-// another set is kGain times better (docs/ARCHITECTURE.md, "Redundant constraints along the
-// motion"). The hysteresis keeps the choice from flickering between sets of similar quality.
-// A removed row that is violated anyway (models too large for the estimate, or a fall within
-// one step) forces a new choice; only if none holds it does the run stop, with a message that
-// says whether the start was singular or the mechanism is at a singular position now.
+// another set is kGain times better (docs/coordinates-and-constraints.md, "Redundant constraints
+// along the motion"). The hysteresis keeps the choice from flickering between sets of similar
+// quality. A removed row that is violated anyway (models too large for the estimate, or a fall
+// within one step) forces a new choice; only if none holds it does the run stop, with a message
+// that says whether the start was singular or the mechanism is at a singular position now.
 class RowWatch {
  public:
   RowWatch(System& sys, Integrator* integrator) : sys_(sys), integrator_(integrator) {}
