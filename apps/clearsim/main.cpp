@@ -23,6 +23,7 @@
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "gear_command.hpp"
+#include "parse_errors.hpp"
 #include "sweep_command.hpp"
 
 namespace {
@@ -430,7 +431,11 @@ int main(int argc, char** argv) {
   clearsim_cli::SweepCommand sweep;
   auto* sweep_cmd = sweep.add_to(app);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return clearsim_cli::report_parse_error(app, e, argc, argv);
+  }
   ro.out_given = out_opt->count() > 0;
   try {
     if (*run_cmd) return run(ro);
