@@ -76,7 +76,7 @@ std::vector<std::string> PlausibilityWatch::check(const State& s, const RunStats
     if (w.kind == Watched::Kind::kClearance) {
       // gap = c − e0 − e (e0 the asperity), so the effective clearance is gap + e.
       const double penetration = -v[0], clearance = v[0] + v[1];
-      if (!(penetration > clearance) || !(clearance > 0.0)) continue;
+      if (!(penetration > kClearanceShare * clearance) || !(clearance > 0.0)) continue;
       os << "at t = " << s.t << " s clearance joint '" << w.element << "'"
          << (w.suffix.empty() ? "" : " (pin end " + w.suffix + ")") << " penetrates by "
          << penetration << " m, " << penetration / clearance << " times its clearance " << clearance
