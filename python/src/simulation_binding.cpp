@@ -1,14 +1,15 @@
 // clearsim._core.Simulation: a model stepped from Python (cs::Simulation with its own copy of the
 // model and system), its channels read at the current state.
 //
-// Threads: every call that touches the engine takes the Simulation's mutex, so calls from
+// Threads: every call that touches the engine takes the Simulation (Guard), so calls from
 // several Python threads on one Simulation are serialized (each runs whole, one at a time) and
-// never race. The GIL is released before the mutex is waited for and while the engine steps;
-// the mutex is never waited for with the GIL held, so a thread stepping (which takes the GIL
+// never race. The GIL is released before the Simulation is waited for and while the engine
+// steps; it is never waited for with the GIL held, so a thread stepping (which takes the GIL
 // briefly to run signal handlers) cannot deadlock with one waiting. Two Simulations share
 // nothing and step in parallel.
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -137,9 +138,12 @@ class Simulation {
   }
 
  private:
-  // Made with the GIL held: releases it, then takes the mutex, waiting in slices so that Ctrl-C
-  // in the main thread still interrupts a wait for another thread's long step. Destroyed: the
-  // mutex is released, then the GIL taken back.
+  // Made with the GIL held: releases it, then takes the Simulation (busy_ under mutex_),
+  // waiting on the condition variable in slices so that Ctrl-C in the main thread still
+  // interrupts a wait for another thread's long step. Destroyed: the Simulation is given back,
+  // then the GIL taken back. mutex_ is only held to flip busy_, never while the GIL is taken.
+  // (A std::timed_mutex would do the same, but its try_lock_for is pthread_mutex_clocklock,
+  // which ThreadSanitizer does not see: it then reports every access as a race.)
   class Guard {
    public:
     explicit Guard(Simulation& sim) : sim_(sim) {
@@ -148,20 +152,30 @@ class Simulation {
             "this Simulation is already stepping in this thread (a call from a signal handler "
             "or a callback that runs inside step() or run_to()); call it after that returns");
       release_.emplace();
-      lock_ = std::unique_lock(sim.mutex_, std::defer_lock);
-      const bool main = in_main_thread_;
-      while (!lock_.try_lock_for(std::chrono::milliseconds(50))) {
-        if (!main) continue;
-        py::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      std::unique_lock lock(sim.mutex_);
+      while (sim.busy_) {
+        if (sim.idle_.wait_for(lock, std::chrono::milliseconds(50)) == std::cv_status::timeout &&
+            in_main_thread_) {
+          lock.unlock();
+          {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          }
+          lock.lock();
+        }
       }
+      sim.busy_ = true;
       sim.owner_.store(std::this_thread::get_id());
+      held_ = true;
     }
     ~Guard() {
-      if (lock_.owns_lock()) {
+      if (!held_) return;
+      {
+        const std::lock_guard lock(sim_.mutex_);
+        sim_.busy_ = false;
         sim_.owner_.store(std::thread::id());
-        lock_.unlock();
       }
+      sim_.idle_.notify_one();
     }
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
@@ -169,8 +183,8 @@ class Simulation {
    private:
     Simulation& sim_;
     const bool in_main_thread_ = in_main_thread();   // asked with the GIL
-    std::optional<py::gil_scoped_release> release_;  // destroyed last: GIL back
-    std::unique_lock<std::timed_mutex> lock_;        // destroyed first
+    std::optional<py::gil_scoped_release> release_;  // destroyed after ~Guard(): GIL back
+    bool held_ = false;
   };
 
   [[noreturn]] void fail(const std::string& why) const {
@@ -183,8 +197,10 @@ class Simulation {
   std::unique_ptr<cs::Simulation> sim_;
   std::map<std::string, std::unique_ptr<cs::ChannelSet>> extra_;
   std::vector<std::string> notes_;
-  std::timed_mutex mutex_;                // held by the call that uses the engine
-  std::atomic<std::thread::id> owner_{};  // the thread holding mutex_ (re-entry is refused)
+  std::mutex mutex_;                      // guards busy_
+  std::condition_variable idle_;          // notified when busy_ turns false
+  bool busy_ = false;                     // a call is using the engine
+  std::atomic<std::thread::id> owner_{};  // the thread whose call it is (re-entry is refused)
 };
 
 }  // namespace
