@@ -36,6 +36,8 @@ struct GearOptions {
 };
 
 GearOptions options;
+// The options whose absence is a missing option (a value given, even 0, is checked as a value).
+CLI::Option *module_option = nullptr, *teeth_option = nullptr, *face_width_option = nullptr;
 
 // The option that sets each GearError parameter, for the message.
 std::string option_for(const std::string& parameter) {
@@ -146,9 +148,10 @@ CLI::App* add_gear_command(CLI::App& app) {
                   "model file whose shape --shape to write (instead of the "
                   "gear options)");
   cmd->add_option("--shape", o.shape, "name of the shape in --model");
-  cmd->add_option("--module-mm", o.module_mm, "normal module m_n [mm]");
-  cmd->add_option("--teeth", o.teeth, "number of teeth z");
-  cmd->add_option("--face-width-mm", o.face_width_mm, "face width b per helix [mm]");
+  module_option = cmd->add_option("--module-mm", o.module_mm, "normal module m_n [mm]");
+  teeth_option = cmd->add_option("--teeth", o.teeth, "number of teeth z");
+  face_width_option =
+      cmd->add_option("--face-width-mm", o.face_width_mm, "face width b per helix [mm]");
   cmd->add_option("--pressure-angle-deg", o.pressure_angle_deg, "normal pressure angle [deg]")
       ->capture_default_str();
   cmd->add_option("--helix-angle-deg", o.helix_angle_deg, "helix angle [deg], 0: spur")
@@ -191,7 +194,10 @@ namespace {
 
 // A gear from the command-line options, and optionally its mate.
 int run_from_options(const GearOptions& o) {
-  if (o.module_mm == 0 || o.teeth == 0 || o.face_width_mm == 0) {
+  // Issue 28: --teeth 0 was reported as a missing option; a value given is checked as a value
+  // (gear_geometry: "--teeth: expected at least 3 teeth, found 0").
+  if (module_option->count() == 0 || teeth_option->count() == 0 ||
+      face_width_option->count() == 0) {
     std::fprintf(stderr,
                  "clearsim gear: error: give --module-mm, --teeth and --face-width-mm, or --model "
                  "and --shape\n");
@@ -240,8 +246,30 @@ int run_from_model(const GearOptions& o) {
 
 }  // namespace
 
+// Resolution counts that cannot be (--slices -5 was taken as "from the chord tolerance").
+std::string bad_resolution(const GearOptions& o) {
+  const auto check = [](const char* option, int value, int min, const char* what) {
+    if (value >= min) return std::string();
+    return std::string(option) + ": expected " + what + ", found " + std::to_string(value);
+  };
+  for (const std::string& why :
+       {check("--slices", o.slices, 0,
+              "a number of sections per helix >= 0 (0: from --chord-tolerance-um)"),
+        check("--flank-points", o.flank_points, 2, "a number of points per flank >= 2"),
+        check("--fillet-points", o.fillet_points, 1, "a number of points per root fillet >= 1")})
+    if (!why.empty()) return why;
+  if (!(std::isfinite(o.chord_tolerance_um) && o.chord_tolerance_um > 0.0))
+    return "--chord-tolerance-um: expected a positive length [um], found " +
+           CLI::detail::to_string(o.chord_tolerance_um);
+  return {};
+}
+
 int run_gear_command() {
   const GearOptions& o = options;
+  if (const std::string why = bad_resolution(o); !why.empty()) {
+    std::fprintf(stderr, "clearsim gear: error: %s\n", why.c_str());
+    return 1;
+  }
   if (o.model.empty() != o.shape.empty()) {
     std::fprintf(stderr, "clearsim gear: error: --model and --shape go together\n");
     return 1;

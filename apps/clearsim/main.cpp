@@ -16,6 +16,7 @@
 #include "clearsim/io/csv_writer.hpp"
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/io/plausibility_watch.hpp"
 #include "clearsim/io/progress.hpp"
 #include "clearsim/io/result_writer.hpp"
 #include "clearsim/io/vtk_series.hpp"
@@ -23,6 +24,7 @@
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "gear_command.hpp"
+#include "parse_errors.hpp"
 #include "sweep_command.hpp"
 
 namespace {
@@ -99,13 +101,21 @@ std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace, std::string model)
-      : channels_(channels), csv_(csv), bar_(bar), pace_(pace), model_(std::move(model)) {}
+         PaceWarning& pace, cs::PlausibilityWatch& watch, std::string model)
+      : channels_(channels),
+        csv_(csv),
+        bar_(bar),
+        pace_(pace),
+        watch_(watch),
+        model_(std::move(model)) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
     failure_ = non_finite_channel(channels_, values_, s.t);
     if (failure_.empty()) csv_.write(s.t, values_);
+    // Issue 28: what no real mechanism does (a joint far past its clearance) is said at once.
+    for (const std::string& w : watch_.check(s, stats))
+      std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), w.c_str());
   }
   void on_step(const cs::State& s, const cs::RunStats& stats) override {
     bar_.update(s.t, stats);
@@ -125,6 +135,7 @@ class Output final : public cs::StepObserver {
   cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   PaceWarning& pace_;
+  cs::PlausibilityWatch& watch_;
   std::string model_;
   std::size_t warned_ = 0;  // stats.warnings printed so far
   std::vector<double> values_;
@@ -182,6 +193,7 @@ std::string initial_problem(cs::System& sys, const cs::LoadedModel& lm,
   cs::State s = cs::initial_state(sys);
   const cs::SolveReport rep = cs::make_consistent(sys, s, lm.run.solver.newton_tol, notes);
   if (!rep.ok) return "initial conditions: " + rep.message;
+  if (std::string why = cs::PlausibilityWatch(sys).initial_problem(s); !why.empty()) return why;
   return initial_penetration(sys, s);
 }
 
@@ -346,7 +358,7 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), why.c_str());
     return 1;
   }
-  if (sys.num_gaps() > 0) {
+  if (sys.num_gaps() > 0 || cs::PlausibilityWatch(sys).watches_meshes()) {
     // On a System of its own: make_consistent may remove redundant rows, and run_analysis must
     // find them (and note them) itself.
     cs::System probe(lm.model);
@@ -364,7 +376,8 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
-  Output observer(*channels, csv, bar, pace, o.model);
+  cs::PlausibilityWatch watch(sys);
+  Output observer(*channels, csv, bar, pace, watch, o.model);
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())
@@ -430,7 +443,11 @@ int main(int argc, char** argv) {
   clearsim_cli::SweepCommand sweep;
   auto* sweep_cmd = sweep.add_to(app);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return clearsim_cli::report_parse_error(app, e, argc, argv);
+  }
   ro.out_given = out_opt->count() > 0;
   try {
     if (*run_cmd) return run(ro);

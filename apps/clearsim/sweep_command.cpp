@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "clearsim/study/sweep.hpp"
 
@@ -23,12 +24,16 @@ CLI::App* SweepCommand::add_to(CLI::App& app) {
   cmd->add_option("--channel", channel,
                   "channel compared with the reference run (RMS distance; default: the first "
                   "output channel)");
-  cmd->add_option("-j,--jobs", jobs, "processes at a time (default: every core)");
+  jobs_option = cmd->add_option("-j,--jobs", jobs, "processes at a time (default: every core)");
   cmd->add_flag("-q,--quiet", quiet, "print nothing but errors");
   return cmd;
 }
 
 int SweepCommand::run() const {
+  // Issue 28: -j 0 and -j -3 ran on every core without a word.
+  if (jobs_option != nullptr && jobs_option->count() > 0 && jobs < 1)
+    throw std::invalid_argument("-j " + std::to_string(jobs) +
+                                ": expected a number of processes >= 1 (without -j: one per core)");
   std::vector<cs::SweepAxis> axes;
   for (const auto& v : vary) axes.push_back(cs::parse_sweep_axis(v));
   cs::SweepOptions options;

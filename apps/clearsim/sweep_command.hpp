@@ -12,6 +12,7 @@ struct SweepCommand {
   std::vector<std::string> vary, sets;
   int jobs = 0;
   bool quiet = false;
+  CLI::Option* jobs_option = nullptr;
 
   // Adds the subcommand and its options to `app`.
   CLI::App* add_to(CLI::App& app);

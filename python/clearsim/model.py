@@ -1,5 +1,7 @@
 """Models read from a file or from YAML text, and the results of their runs."""
 
+import os
+
 from . import _core
 from .overrides import normalize
 from .progress import ProgressBar
@@ -146,11 +148,19 @@ SimulationError = _core.SimulationError
 def load(path, overrides=None, **kwargs):
     """Reads and checks the model file at `path`, with `overrides` applied (see
     Model.with_overrides). Raises ModelFileError ("FILE:LINE:COL: error: ...")."""
-    core = _core.Model.from_file(str(path), normalize(overrides) + normalize(kwargs))
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"clearsim.load(path): expected the model file's path (a str or a pathlib.Path), "
+            f"found {type(path).__name__} {path!r}")
+    core = _core.Model.from_file(os.fsdecode(path), normalize(overrides) + normalize(kwargs))
     return Model(core)
 
 
 def loads(text, name="<string>", overrides=None, **kwargs):
     """Reads and checks a model given as YAML text; `name` stands for the file name in
     messages."""
+    if not isinstance(text, str):
+        raise TypeError(
+            f"clearsim.loads(text): expected the model's YAML text (a str), found "
+            f"{type(text).__name__} {text!r:.60}")
     return Model(_core.Model.from_string(text, name, normalize(overrides) + normalize(kwargs)))

@@ -92,9 +92,13 @@ def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
              bit for bit, as a local run.
     A run that fails is reported in its row (ok False, error); the others finish.
     """
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(
+            f"sweep: jobs = {jobs!r}; expected a number of processes >= 1 (None: one per core)")
     if not isinstance(model, Model):
         model = load(model)
     axes = _axes(vary)
+    _core.sweep_grid(axes)  # checks the axes (a path varied twice) before anything is written
     os.makedirs(out_dir, exist_ok=True)
     source = model._core.source
     if client is None:

@@ -1,6 +1,7 @@
 // clearsim._core.Model: a model file (or YAML text) with overrides, and its whole runs.
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "bindings.hpp"
@@ -79,13 +80,25 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
   cs::System sys(lm.model);
   const cs::ChannelSet channels =
       channel_names ? cs::ChannelSet(sys, *channel_names) : cs::model_channels(lm, sys);
+  if (channel_names) {
+    // Issue 28: a channel named twice made two columns of one name (one key of the dict lost).
+    std::set<std::string> seen;
+    for (const std::string& n : channels.names())
+      if (!seen.insert(n).second)
+        throw py::value_error("channels: '" + n +
+                              "' is asked for twice (directly or through a prefix); each channel "
+                              "is one array of the result");
+  }
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty())
     raise_simulation_error(lm.path + ": error: " + why, py::none());
-  RunCollector collector(channels, lm.run.solver.end, std::move(progress));
+  cs::PlausibilityWatch watch(sys);
+  RunCollector collector(channels, lm.run.solver.end, std::move(progress), &watch);
   std::vector<std::string> notes;
   cs::State state;
   cs::RunStats stats;
   collector.run_guarded([&] { stats = cs::run_analysis(sys, lm.run, collector, state, notes); });
+  stats.warnings.insert(stats.warnings.end(), collector.warnings().begin(),
+                        collector.warnings().end());
   return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
 }
 

@@ -1,10 +1,24 @@
 // clearsim._core.Simulation: a model stepped from Python (cs::Simulation with its own copy of the
 // model and system), its channels read at the current state.
+//
+// Threads: every call that touches the engine takes the Simulation (Guard), so calls from
+// several Python threads on one Simulation are serialized (each runs whole, one at a time) and
+// never race. The GIL is released before the Simulation is waited for and while the engine
+// steps; it is never waited for with the GIL held, so a thread stepping (which takes the GIL
+// briefly to run signal handlers) cannot deadlock with one waiting. Two Simulations share
+// nothing and step in parallel.
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <limits>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "bindings.hpp"
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_channels.hpp"
+#include "signal_watch.hpp"
 
 namespace clearsim_py {
 
@@ -22,60 +36,162 @@ class Simulation {
       raise_simulation_error(loaded_->path + ": error: " + sim_->stats().message, py::none());
   }
 
-  // n steps; raises SimulationError if one fails.
-  void step(long n) {
+  // n steps; raises SimulationError if one fails, KeyboardInterrupt on Ctrl-C (the steps taken
+  // are kept).
+  void step(long long n) {
+    if (n < 0)
+      throw py::value_error("Simulation.step(n): n = " + std::to_string(n) +
+                            "; expected a number of steps >= 0");
+    SignalWatch watch;
     bool ok = true;
+    std::string failure;
     {
-      py::gil_scoped_release release;
-      for (long k = 0; k < n && ok; ++k) ok = sim_->step();
+      const Guard guard(*this);
+      for (long long k = 0; k < n; ++k) {
+        if (!sim_->step()) {
+          ok = false;
+          failure = sim_->stats().message;
+          break;
+        }
+        if (watch.poll()) break;
+      }
     }
-    if (!ok) fail();
+    watch.raise_pending();
+    if (!ok) fail(failure);
   }
 
-  // Steps until the time reaches t (within half a step).
+  // Steps until the time reaches t (within half a fixed step; adaptive steps land on t), as
+  // cs::Simulation::run_to; t = inf steps until Ctrl-C or a failure.
   void run_to(double t) {
+    if (std::isnan(t))
+      throw py::value_error(
+          "Simulation.run_to(t): t is nan; expected a time [s] (inf steps until interrupted)");
+    SignalWatch watch;
     bool ok = true;
+    std::string failure;
     {
-      py::gil_scoped_release release;
-      ok = sim_->run_to(t);
+      const Guard guard(*this);
+      while (!sim_->reached(t)) {
+        if (!sim_->step_toward(t)) {
+          ok = false;
+          failure = sim_->stats().message;
+          break;
+        }
+        if (watch.poll()) break;
+      }
     }
-    if (!ok) fail();
+    watch.raise_pending();
+    if (!ok) fail(failure);
   }
 
-  py::dict values() const {
-    channels_->evaluate(sim_->state(), sim_->stats(), values_);
+  py::dict values() {
+    std::vector<double> v;
+    double t = 0.0;
+    {
+      const Guard guard(*this);
+      channels_->evaluate(sim_->state(), sim_->stats(), v);
+      t = sim_->state().t;
+    }
     py::dict d;
-    d["time"] = sim_->state().t;
-    for (std::size_t k = 0; k < values_.size(); ++k) d[py::str(channels_->names()[k])] = values_[k];
+    d["time"] = t;
+    for (std::size_t k = 0; k < v.size(); ++k) d[py::str(channels_->names()[k])] = v[k];
     return d;
   }
 
   // Any channel the model offers, resolved on first use.
   double value(const std::string& name) {
-    auto it = extra_.find(name);
-    if (it == extra_.end()) {
-      try {
-        it = extra_.emplace(name, std::make_unique<cs::ChannelSet>(*system_, std::vector{name}))
-                 .first;
-      } catch (const std::invalid_argument& e) {
-        throw py::key_error(e.what());
-      }
-    }
     std::vector<double> v;
-    it->second->evaluate(sim_->state(), sim_->stats(), v);
+    std::string unknown;
+    {
+      const Guard guard(*this);
+      auto it = extra_.find(name);
+      if (it == extra_.end()) {
+        try {
+          it = extra_.emplace(name, std::make_unique<cs::ChannelSet>(*system_, std::vector{name}))
+                   .first;
+        } catch (const std::invalid_argument& e) {
+          unknown = e.what();
+        }
+      }
+      if (unknown.empty()) it->second->evaluate(sim_->state(), sim_->stats(), v);
+    }
+    if (!unknown.empty()) throw py::key_error(unknown);
     return v.at(0);
   }
 
-  double time() const { return sim_->state().t; }
-  double step_size() const { return sim_->step_size(); }
+  double time() {
+    const Guard guard(*this);
+    return sim_->state().t;
+  }
+  // Fixed at initialize(), or the adaptive controller's next step (changes as it steps).
+  double step_size() {
+    const Guard guard(*this);
+    return sim_->step_size();
+  }
   double end() const { return loaded_->run.solver.end; }
   const std::vector<std::string>& channels() const { return channels_->names(); }
   const std::vector<std::string>& notes() const { return notes_; }
-  py::dict summary() const { return stats_dict(sim_->stats()); }
+  py::dict summary() {
+    cs::RunStats copy;
+    {
+      const Guard guard(*this);
+      copy = sim_->stats();
+    }
+    return stats_dict(copy);
+  }
 
  private:
-  [[noreturn]] void fail() const {
-    raise_simulation_error(loaded_->path + ": error: " + sim_->stats().message, py::none());
+  // Made with the GIL held: releases it, then takes the Simulation (busy_ under mutex_),
+  // waiting on the condition variable in slices so that Ctrl-C in the main thread still
+  // interrupts a wait for another thread's long step. Destroyed: the Simulation is given back,
+  // then the GIL taken back. mutex_ is only held to flip busy_, never while the GIL is taken.
+  // (A std::timed_mutex would do the same, but its try_lock_for is pthread_mutex_clocklock,
+  // which ThreadSanitizer does not see: it then reports every access as a race.)
+  class Guard {
+   public:
+    explicit Guard(Simulation& sim) : sim_(sim) {
+      if (sim.owner_.load() == std::this_thread::get_id())
+        throw std::runtime_error(
+            "this Simulation is already stepping in this thread (a call from a signal handler "
+            "or a callback that runs inside step() or run_to()); call it after that returns");
+      release_.emplace();
+      std::unique_lock lock(sim.mutex_);
+      while (sim.busy_) {
+        if (sim.idle_.wait_for(lock, std::chrono::milliseconds(50)) == std::cv_status::timeout &&
+            in_main_thread_) {
+          lock.unlock();
+          {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          }
+          lock.lock();
+        }
+      }
+      sim.busy_ = true;
+      sim.owner_.store(std::this_thread::get_id());
+      held_ = true;
+    }
+    ~Guard() {
+      if (!held_) return;
+      {
+        const std::lock_guard lock(sim_.mutex_);
+        sim_.busy_ = false;
+        sim_.owner_.store(std::thread::id());
+      }
+      sim_.idle_.notify_one();
+    }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+
+   private:
+    Simulation& sim_;
+    const bool in_main_thread_ = in_main_thread();   // asked with the GIL
+    std::optional<py::gil_scoped_release> release_;  // destroyed after ~Guard(): GIL back
+    bool held_ = false;
+  };
+
+  [[noreturn]] void fail(const std::string& why) const {
+    raise_simulation_error(loaded_->path + ": error: " + why, py::none());
   }
 
   std::unique_ptr<cs::LoadedModel> loaded_;
@@ -84,12 +200,16 @@ class Simulation {
   std::unique_ptr<cs::Simulation> sim_;
   std::map<std::string, std::unique_ptr<cs::ChannelSet>> extra_;
   std::vector<std::string> notes_;
-  mutable std::vector<double> values_;
+  std::mutex mutex_;                      // guards busy_
+  std::condition_variable idle_;          // notified when busy_ turns false
+  bool busy_ = false;                     // a call is using the engine
+  std::atomic<std::thread::id> owner_{};  // the thread whose call it is (re-entry is refused)
 };
 
 }  // namespace
 
 void register_simulation(py::module_& m) {
+  note_main_thread();
   py::class_<Simulation>(m, "Simulation")
       .def(py::init<const ModelSource&, const RunLimits&>(), py::arg("source"), py::arg("limits"))
       .def("step", &Simulation::step, py::arg("n") = 1)

@@ -53,6 +53,74 @@ void check_readable(const std::string& path) {
   }
 }
 
+// Issue 28: a binary STL whose triangle count does not match its size got assimp's "Failed to
+// determine STL storage representation". A binary STL is an 80-byte header, a 32-bit triangle
+// count N and 50 bytes per triangle; an ASCII one starts with "solid" (so may a binary header:
+// the size decides first, as in assimp).
+void check_stl_layout(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[84] = {};
+  in.read(head, sizeof head);
+  const std::streamsize got = in.gcount();
+  std::error_code ec;
+  const auto size = static_cast<std::uint64_t>(std::filesystem::file_size(path, ec));
+  std::uint32_t count = 0;
+  if (got == 84) std::memcpy(&count, head + 80, 4);
+  if (got == 84 && size == 84 + 50 * static_cast<std::uint64_t>(count)) return;  // binary
+  std::size_t k = 0;
+  while (k < static_cast<std::size_t>(got) && std::isspace(static_cast<unsigned char>(head[k])))
+    ++k;
+  if (static_cast<std::size_t>(got) >= k + 5 && std::strncmp(head + k, "solid", 5) == 0) return;
+  std::ostringstream os;
+  if (got < 84) {
+    os << "not an STL file: " << size << " bytes, less than a binary STL's 84-byte header, and "
+       << "it does not start with 'solid' as an ASCII STL does";
+  } else {
+    os << "a binary STL (it does not start with 'solid') whose header says " << count
+       << " triangles, which take 84 + 50 × " << count << " = "
+       << 84 + 50 * static_cast<std::uint64_t>(count) << " bytes, but the file has " << size
+       << " bytes";
+    if (size > 84 && (size - 84) % 50 == 0)
+      os << " (" << (size - 84) / 50 << " triangles): the count in bytes 80 to 83 is wrong";
+    else
+      os << ": it is truncated or not an STL file";
+  }
+  throw MeshFileError(path, os.str());
+}
+
+// Issue 28: an OBJ vertex with a coordinate that is not a number was read by assimp as a vertex
+// of fewer coordinates and reported as "vertex index out of range". Each "v" line must hold 3
+// (or 4, with w) numbers; named by line.
+void check_obj_vertices(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream words(line);
+    std::string tag;
+    if (!(words >> tag) || tag != "v") continue;
+    std::vector<std::string> values;
+    for (std::string w; words >> w;) values.push_back(w);
+    std::ostringstream os;
+    os << "line " << number << ": ";
+    if (values.size() < 3 || values.size() > 4 + 3) {  // x y z [w] or x y z r g b
+      os << "a vertex 'v' needs 3 coordinates x y z, found " << values.size() << " values";
+      throw MeshFileError(path, os.str());
+    }
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      char* end = nullptr;
+      const double x = std::strtod(values[c].c_str(), &end);
+      if (end != values[c].c_str() && *end == '\0' && std::isfinite(x)) continue;
+      static const char* kNames[] = {"coordinate x", "coordinate y", "coordinate z"};
+      if (c < 3)
+        os << "vertex " << kNames[c];
+      else
+        os << "vertex value " << c + 1;
+      os << " '" << values[c] << "' is not a finite number";
+      throw MeshFileError(path, os.str());
+    }
+  }
+}
+
 // Welds vertices with bit-identical coordinates (STL stores each triangle's corners separately;
 // CAD exporters print a shared corner identically), so the topology checks see shared edges.
 class VertexWelder {
@@ -112,6 +180,10 @@ void collect_triangles(const aiScene& scene, const std::string& path, double sca
 
 LoadedMesh load_mesh_file(const std::string& path, const MeshFileOptions& options) {
   check_readable(path);
+  if (lower_extension(path) == ".stl")
+    check_stl_layout(path);
+  else
+    check_obj_vertices(path);
   Assimp::Importer importer;
   // Only triangulation and node transforms: no vertex joining, degenerate removal or normal
   // fixing, so the checks below see the file as it is.

@@ -1,7 +1,9 @@
 // Clearance joints (the `clearance:` key of a spherical or revolute joint) and the `contacts`
 // section (sphere–plane): unilateral contacts for the NSGA integrator, or compliant/lubricated
 // contacts (smooth forces) with `treatment:`.
+#include <Eigen/Eigenvalues>
 #include <cmath>
+#include <sstream>
 
 #include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
@@ -103,6 +105,42 @@ contact::ContactLaws read_laws(const MapView& m, Treatment t, const LawContext& 
   return laws;
 }
 
+// Issue 28: a clearance four times the rod's length was accepted, and the joint flew apart. A
+// body's size is estimated from what every body has: the length of a slender rod with its largest
+// principal moment of inertia, 2√3·√(J_max/m), or twice the joint's distance from its centre of
+// mass (a rod jointed at its end), whichever is larger. A radial clearance above a tenth of the
+// larger body's size is refused: real ones are 1e-4 to 1e-2 of the journal.
+constexpr double kMaxClearanceShare = 0.1;
+
+double body_size(const Body& b, const Vec3& at_W) {
+  const double j_max = Eigen::SelfAdjointEigenSolver<Mat3>(b.inertia_B, Eigen::EigenvaluesOnly)
+                           .eigenvalues()
+                           .maxCoeff();
+  const double rod = 2.0 * std::sqrt(3.0) * std::sqrt(std::max(j_max, 0.0) / b.mass);
+  return std::max(rod, 2.0 * (at_W - b.x0_W).norm());
+}
+
+void check_clearance_size(const Cursor& radial, double c, int body_i, int body_j, const Vec3& at_W,
+                          const Model& model) {
+  double size = 0.0;
+  std::string name;
+  for (const int b : {body_i, body_j}) {
+    if (b == kGround) continue;
+    const double s = body_size(model.bodies[b], at_W);
+    if (s > size) {
+      size = s;
+      name = model.bodies[b].name;
+    }
+  }
+  if (!(size > 0.0) || c <= kMaxClearanceShare * size) return;
+  std::ostringstream os;
+  os.precision(3);
+  os << "a radial clearance below " << kMaxClearanceShare * size
+     << " m (a tenth of the larger body it joins: '" << name << "', about " << size
+     << " m across by its inertia and the joint's distance from its centre of mass)";
+  radial.expected(os.str());
+}
+
 LawContext law_context(const MapView& m, bool spherical, double c, double asperity) {
   LawContext ctx;
   ctx.spherical = spherical;
@@ -125,7 +163,9 @@ void read_clearance(const Entry& joint, const Cursor& c, JointType type, int bod
   const Treatment treatment = read_treatment(m);
   check_treatment_keys(m, treatment);
   ClearanceParams p;
-  p.clearance = read_positive(m.need("radial", "the radial clearance c = R − r [m]"), "m");
+  const Cursor radial = m.need("radial", "the radial clearance c = R − r [m]");
+  p.clearance = read_positive(radial, "m");
+  check_clearance_size(radial, p.clearance, body_i, body_j, at_W, model);
   if (auto a = m.find("asperity")) {
     if (!spherical && treatment == Treatment::kUnilateral)
       a->fail_at_key(a->path() +

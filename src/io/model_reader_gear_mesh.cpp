@@ -105,9 +105,12 @@ void read_gear_mesh(const Entry& e, const MapView& m, Model& model) {
   LawContext ctx;
   ctx.radius_key = "a radius (give 'stiffness' for a gear mesh)";
   contact::ContactLaws laws;
-  const auto restitution =
-      m.has("restitution") ? std::optional<double>(read_non_negative(*m.find("restitution"), ""))
-                           : std::nullopt;
+  // Issue 28: a restitution of 2 multiplied the kinetic energy by 1e17 without a word.
+  std::optional<double> restitution;
+  if (auto r = m.find("restitution")) {
+    restitution = read_non_negative(*r, "");
+    if (*restitution > 1.0) r->expected("a number in [0, 1]");
+  }
   laws.normal = read_normal_law(law_c, ctx, restitution);
   if (auto f = m.find("friction")) laws.friction = read_friction_law(*f);
   std::unique_ptr<contact::GearMeshContact> element =

@@ -11,6 +11,9 @@ namespace {
 using contact::FrictionLawKind;
 using contact::NormalLawKind;
 
+// The range of a normal law's exponent n (docs/model-format.md, `contact`).
+constexpr double kMinExponent = 1.0, kMaxExponent = 3.0;
+
 const std::vector<std::string> kContactKeys = {
     "law",      "stiffness", "young_modulus",      "poisson_ratio",
     "exponent", "damping",   "min_approach_speed", "length"};
@@ -102,7 +105,15 @@ contact::NormalLaw read_normal_law(const Cursor& c, const LawContext& ctx,
       x->fail_at_key(x->path() + ": 'length' belongs to the johnson_cylinder law");
     law.stiffness = read_stiffness(m, ctx);
   }
-  if (auto e = m.find("exponent")) law.exponent = read_positive(*e, "");
+  if (auto e = m.find("exponent")) {
+    // Issue 28: an exponent of 100 or 1e300 made δ^n underflow and the joint come apart.
+    law.exponent = read_number(*e, "");
+    if (!(law.exponent >= kMinExponent && law.exponent <= kMaxExponent))
+      e->expected(
+          "an exponent n in [1, 3] (1: linear, 1.5: Hertz point contact, about 1 to 1.1: line "
+          "contact; below 1 the stiffness n K δ^(n−1) is infinite at first touch, above 3 no "
+          "contact theory applies and the force of a small approach vanishes)");
+  }
   if (auto d = m.find("damping")) {
     if (law.kind != NormalLawKind::kKelvinVoigt)
       d->fail_at_key(d->path() + ": 'damping' belongs to the kelvin_voigt law; the " +

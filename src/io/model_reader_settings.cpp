@@ -103,8 +103,22 @@ void read_steps(const MapView& m, SolverSettings& s) {
       s.adaptive = false;
     }
   }
-  if (auto c = m.find("rtol")) s.rtol = read_positive(*c, "");
-  if (auto c = m.find("atol")) s.atol = read_positive(*c, "m, rad");
+  // Issue 28: rtol = 1e10 took 13 steps over 2 s and ended 0.6 m off. A tolerance of 1 or more
+  // lets an error as large as the values through; every step is then accepted.
+  if (auto c = m.find("rtol")) {
+    s.rtol = read_positive(*c, "");
+    if (!(s.rtol < 1.0))
+      c->expected(
+          "a relative tolerance below 1 (the default is 1e-6; at 1 an error as large as "
+          "the values is accepted)");
+  }
+  if (auto c = m.find("atol")) {
+    s.atol = read_positive(*c, "m, rad");
+    if (!(s.atol < 1.0))
+      c->expected(
+          "an absolute tolerance below 1 m or rad (the default is 1e-8; at 1 an error "
+          "of a metre or a radian is accepted)");
+  }
   if (auto c = m.find("min_step")) {
     s.min_step = read_positive(*c, "s");
     if (s.adaptive && s.min_step > s.step)

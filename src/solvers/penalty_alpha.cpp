@@ -89,7 +89,7 @@ std::string penalty_parameter_warning(const System& sys, const SolverSettings& s
      << (q.ratio < lo ? (al ? " (the augmented-Lagrangian iterations hardly converge)"
                             : " (the joints come apart under load)")
                       : " (the iteration matrix loses the digits of the motion)")
-     << "; `auto` gives " << good << (al ? " N/m" : " kg");
+     << "; the run uses `auto` instead: " << good << (al ? " N/m" : " kg");
   return os.str();
 }
 
@@ -99,6 +99,8 @@ std::string PenaltyAlpha::name() const {
 
 PenaltyAlpha::PenaltyAlpha(const System& sys, const SolverSettings& settings)
     : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
+  // An absurd penalty_factor is warned about and replaced by `auto`, as documented (issue 28).
+  if (!penalty_parameter_warning(sys, settings_).empty()) settings_.penalty_factor = -1.0;
   const int n = sys.num_dofs();
   ls_.resize(n, use_sparse(n, settings.linear_solver));
   std::vector<Eigen::Triplet<double>> mass;

@@ -205,9 +205,15 @@ bool Simulation::watch(StepObserver* observer) {
   return true;
 }
 
-bool Simulation::step() {
+bool Simulation::step() { return step_toward(default_stop()); }
+
+bool Simulation::reached(double t) const {
+  return adaptive() ? state_.t >= t - 1e-12 * settings_.solver.end : state_.t >= t - 0.5 * h_;
+}
+
+bool Simulation::step_toward(double t) {
   const auto start = Clock::now();
-  const bool ok = next_step(default_stop(), nullptr);
+  const bool ok = next_step(t, nullptr);
   if (ok) integrator_->complete_outputs(state_);  // the caller reads the state after every step
   stats_.wall_seconds += std::chrono::duration<double>(Clock::now() - start).count();
   return ok;
@@ -217,21 +223,16 @@ bool Simulation::run_to(double t, StepObserver* observer) {
   if (std::isnan(t)) throw std::invalid_argument("Simulation::run_to: the time is NaN");
   const auto start = Clock::now();
   const int every = std::max(1, settings_.output.every);
-  const double end = settings_.solver.end;
-  // The time counts as reached within half a fixed step, or within round-off of an adaptive one.
-  auto reached = [&] {
-    return adaptive() ? state_.t >= t - 1e-12 * end : state_.t >= t - 0.5 * h_;
-  };
   if (observer && ready_ && !initial_output_) {
     emit_output(sys_, state_, stats_, *observer);
     initial_output_ = true;
   }
   bool ok = true, completed = true;
-  while (ok && !reached()) {
+  while (ok && !reached(t)) {
     ok = next_step(t, observer);
     completed = false;
     if (!ok || !observer) continue;
-    const bool output = k_ % every == 0 || reached();
+    const bool output = k_ % every == 0 || reached(t);
     if ((output || !observer->keep_going()) && observer->reads_joint_reactions()) {
       integrator_->complete_outputs(state_);
       completed = true;

@@ -1,5 +1,6 @@
 // The grid of a sweep: axes from "PATH=a:b:n" or "PATH=v1,v2,..." and their combinations.
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 #include "clearsim/study/sweep.hpp"
@@ -14,6 +15,10 @@ double parse_number(const std::string& text, const std::string& spec) {
   const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), x);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
     throw std::invalid_argument("--vary " + spec + ": '" + text + "' is not a number");
+  // Issue 28: an endpoint inf made every value between nan.
+  if (!std::isfinite(x))
+    throw std::invalid_argument("--vary " + spec + ": '" + text +
+                                "' is not a finite number (a:b:n needs finite ends)");
   return x;
 }
 
@@ -70,6 +75,13 @@ SweepAxis parse_sweep_axis(const std::string& spec) {
 }
 
 std::vector<std::vector<Override>> sweep_grid(const std::vector<SweepAxis>& axes) {
+  // Issue 28: a path varied twice made a grid whose second value silently replaced the first.
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (axes[i].path == axes[j].path)
+        throw std::invalid_argument("--vary " + axes[i].path +
+                                    ": this parameter is varied twice; give all its values in "
+                                    "one --vary (PATH=v1,v2,... or PATH=a:b:n)");
   std::vector<std::vector<Override>> grid(1);
   for (const SweepAxis& axis : axes) {
     std::vector<std::vector<Override>> next;

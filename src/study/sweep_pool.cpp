@@ -62,12 +62,12 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
                       const std::vector<SweepAxis>& axes, const SweepOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   namespace fs = std::filesystem;
+  const std::vector<std::vector<Override>> grid = sweep_grid(axes);  // (checks the axes)
   fs::create_directories(options.out_dir);
   const fs::path dir(options.out_dir);
   std::vector<Job> jobs;
   jobs.push_back(
       {options.base, (dir / "reference.csv").string(), (dir / ".reference.result").string()});
-  const std::vector<std::vector<Override>> grid = sweep_grid(axes);
   for (std::size_t k = 0; k < grid.size(); ++k) {
     char stem[32];
     std::snprintf(stem, sizeof stem, "run_%03zu", k);

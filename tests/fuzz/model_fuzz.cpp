@@ -1,5 +1,6 @@
 // Issue 14's fuzz test: mutations of every example model (every *.yaml under examples/*/), each
-// checked and run by the command line, which must never crash, hang or write a non-finite value.
+// checked and run by the command line, which must never crash, hang or write a non-finite value;
+// since issue 28 one case in five also runs `gear` or `sweep` with odd arguments (command_case).
 //
 //   clearsim_model_fuzz --cli <clearsim> --examples <dir> --work <dir> [--seed S] [--first K]
 //                       [--count N] [--timeout SECONDS] [--memory-mb MB] [--keep] [--verbose]
@@ -377,6 +378,62 @@ std::string short_end(const std::string& text) {
   return format_number(10.0 * h);
 }
 
+// Issue 28: the other commands take odd arguments too. One case in five also runs `gear` with
+// random option values, or `sweep` over a random axis of its model (cut to a few steps, two
+// processes); both must refuse what they cannot use with exit status 1 or 2, never crash or hang.
+// (Its own generator, so that the model mutations of case k stay those of earlier versions.)
+std::vector<std::string> command_case(Rng& rng, const Options& o, const fs::path& model,
+                                      const std::string& end, const fs::path& dir,
+                                      std::string& log) {
+  static const std::string odd[] = {"0",   "-5",         "3",   "20", "1e300", "nan",
+                                    "inf", "-inf",       "abc", "",   "1e-9",  "2.5",
+                                    "27",  "2147483648", "1e6", "-0", "1,2"};
+  const auto value = [&] { return odd[pick(rng, std::size(odd))]; };
+  if (pick(rng, 2) == 0) {
+    std::vector<std::string> argv = {o.cli,
+                                     "gear",
+                                     "--module-mm",
+                                     value(),
+                                     "--teeth",
+                                     value(),
+                                     "--face-width-mm",
+                                     value(),
+                                     "-o",
+                                     (dir / "fuzz_gear.stl").string()};
+    static const std::string extra[] = {"--slices",
+                                        "--flank-points",
+                                        "--fillet-points",
+                                        "--helix-angle-deg",
+                                        "--profile-shift",
+                                        "--mate-teeth",
+                                        "--centre-distance-mm",
+                                        "--chord-tolerance-um",
+                                        "--pressure-angle-deg",
+                                        "--gap-mm"};
+    for (std::size_t n = pick(rng, 3); n > 0; --n) {
+      argv.push_back(extra[pick(rng, std::size(extra))]);
+      argv.push_back(value());
+    }
+    if (pick(rng, 4) == 0) argv.push_back("--double-helical");
+    for (std::size_t a = 1; a < argv.size(); ++a) log += " " + argv[a];
+    return argv;
+  }
+  static const std::string paths[] = {"solver.step",  "gravity[2]",  "solver.rho_inf",
+                                      "output.every", "no.such.key", "solver.end"};
+  static const std::string specs[] = {"1e-4:2e-4:2", "0:inf:2", "1,2",   "",         ",",
+                                      "1:1:0",       "1:2:1e7", "a:b:2", "-1,1e300", "nan"};
+  const std::string path = paths[pick(rng, std::size(paths))];
+  std::vector<std::string> argv = {o.cli,          "sweep",
+                                   model.string(), "-q",
+                                   "--set",        "solver.end=" + end,
+                                   "-o",           (dir / "fuzz_sweep").string(),
+                                   "-j",           pick(rng, 3) == 0 ? value() : "2",
+                                   "--vary",       path + "=" + specs[pick(rng, std::size(specs))]};
+  if (pick(rng, 3) == 0) argv.insert(argv.end(), {"--vary", argv.back()});  // a path twice
+  for (std::size_t a = 1; a < argv.size(); ++a) log += " " + argv[a];
+  return argv;
+}
+
 struct Tally {
   std::map<std::string, long> codes;  // "check 1 / run -" and so on
   long failures = 0;
@@ -410,6 +467,25 @@ void run_case(const Options& o, const std::vector<Model>& models, long k, Tally&
     if (problem.empty() && fs::exists(csv))
       if (const std::string bad = non_finite_field(csv); !bad.empty())
         problem = "the run wrote a value that is not finite, " + bad;
+  }
+  if (problem.empty() && k % 5 == 0) {
+    Rng command_rng(o.seed * 0xC2B2AE3D27D4EB4FULL + static_cast<std::uint64_t>(k));
+    std::string command_log;
+    // The example as the fuzz reads it (coarse gears), beside its meshes.
+    const fs::path base = dir / (stem + "_base.yaml");
+    std::ofstream(base, std::ios::binary) << model.text;
+    const Outcome c =
+        run_process(command_case(command_rng, o, base, short_end(model.text), dir, command_log),
+                    out, o.timeout, o.memory_mb);
+    if (!o.keep) {
+      std::error_code ec;
+      fs::remove(base, ec);
+      fs::remove_all(dir / "fuzz_sweep", ec);
+    }
+    log += ";" + command_log;
+    problem = outcome_problem("the command", c);
+    ++tally.codes["command " + std::to_string(c.code)];
+    if (!problem.empty()) run.output = c.output;
   }
   ++tally.codes["check " + std::to_string(check.code) + ", run " +
                 (run.code == -1000 ? std::string("-") : std::to_string(run.code))];

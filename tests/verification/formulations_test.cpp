@@ -139,7 +139,7 @@ TEST(Formulations, PenaltyFactorAbsurdForTheMassesIsWarnedWithAUsableValue) {
   lm.run.solver.penalty_factor = 1e-3;
   const std::string small = penalty_parameter_warning(sys, lm.run.solver);
   EXPECT_NE(small.find("too small"), std::string::npos) << small;
-  EXPECT_NE(small.find("`auto` gives"), std::string::npos) << small;
+  EXPECT_NE(small.find("the run uses `auto` instead: "), std::string::npos) << small;
   lm.run.solver.penalty_factor = 1e30;
   const std::string large = penalty_parameter_warning(sys, lm.run.solver);
   EXPECT_NE(large.find("too large"), std::string::npos) << large;

@@ -54,6 +54,11 @@ class Simulation {
   // first call), every `output.every`-th state and the last one to `observer`, as run_analysis
   // does; the observer may stop the run (StepObserver::keep_going). False on failure or stop.
   bool run_to(double t, StepObserver* observer = nullptr);
+  // One accepted step that does not pass t (adaptive steps land on it), as step() otherwise: for
+  // callers that loop themselves (the Python module polls for Ctrl-C between steps).
+  bool step_toward(double t);
+  // Whether the time has reached t: within half a fixed step, or round-off of an adaptive one.
+  bool reached(double t) const;
 
   const State& state() const { return state_; }
   const RunStats& stats() const { return stats_; }

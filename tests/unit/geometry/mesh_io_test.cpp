@@ -186,8 +186,45 @@ TEST_F(MeshFiles, NanVertexInTextFilesIsRejectedNamingTheTriangle) {
             std::string::npos);
   const std::string obj_file = write_text(
       "nan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n");
-  EXPECT_NE(mesh_error(obj_file, [&] { load_mesh_file(obj_file); }).find("triangle 1 "),
-            std::string::npos);
+  EXPECT_EQ(mesh_error(obj_file, [&] { load_mesh_file(obj_file); }),
+            "line 4: vertex coordinate x 'nan' is not a finite number");
+}
+
+// Issue 28: assimp said "Failed to determine STL storage representation" and "vertex index out
+// of range"; the messages now say what is wrong and where.
+TEST_F(MeshFiles, BinaryStlWithAWrongTriangleCountSaysSo) {
+  write_stl_binary(box_mesh(Vec3::Ones()), path("box.stl"));  // 12 triangles, 684 bytes
+  {
+    std::fstream f(path("box.stl"), std::ios::binary | std::ios::in | std::ios::out);
+    const std::uint32_t wrong = 13;
+    f.seekp(80);
+    f.write(reinterpret_cast<const char*>(&wrong), 4);
+  }
+  EXPECT_EQ(mesh_error(path("box.stl"), [&] { load_mesh_file(path("box.stl")); }),
+            "a binary STL (it does not start with 'solid') whose header says 13 triangles, which "
+            "take 84 + 50 × 13 = 734 bytes, but the file has 684 bytes (12 triangles): the count "
+            "in bytes 80 to 83 is wrong");
+  fs::resize_file(path("box.stl"), 84 + 50 * 5 + 17);
+  EXPECT_EQ(mesh_error(path("box.stl"), [&] { load_mesh_file(path("box.stl")); }),
+            "a binary STL (it does not start with 'solid') whose header says 13 triangles, which "
+            "take 84 + 50 × 13 = 734 bytes, but the file has 351 bytes: it is truncated or not "
+            "an STL file");
+  const std::string tiny = write_text("tiny.stl", "abc");
+  EXPECT_EQ(mesh_error(tiny, [&] { load_mesh_file(tiny); }),
+            "not an STL file: 3 bytes, less than a binary STL's 84-byte header, and it does not "
+            "start with 'solid' as an ASCII STL does");
+}
+
+TEST_F(MeshFiles, ObjWithACoordinateThatIsNotANumberNamesTheLine) {
+  const std::string obj =
+      write_text("word.obj",
+                 "# a tetrahedron\nv 0 0 0\nv 1 0 0\nv 0 one 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\n"
+                 "f 2 3 4\nf 3 1 4\n");
+  EXPECT_EQ(mesh_error(obj, [&] { load_mesh_file(obj); }),
+            "line 4: vertex coordinate y 'one' is not a finite number");
+  const std::string short_obj = write_text("short.obj", "v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n");
+  EXPECT_EQ(mesh_error(short_obj, [&] { load_mesh_file(short_obj); }),
+            "line 2: a vertex 'v' needs 3 coordinates x y z, found 2 values");
 }
 
 TEST_F(MeshFiles, TruncatedBinaryStlIsRejected) {
