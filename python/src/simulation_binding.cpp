@@ -42,22 +42,8 @@ class Simulation {
     if (n < 0)
       throw py::value_error("Simulation.step(n): n = " + std::to_string(n) +
                             "; expected a number of steps >= 0");
-    SignalWatch watch;
-    bool ok = true;
-    std::string failure;
-    {
-      const Guard guard(*this);
-      for (long long k = 0; k < n; ++k) {
-        if (!sim_->step()) {
-          ok = false;
-          failure = sim_->stats().message;
-          break;
-        }
-        if (watch.poll()) break;
-      }
-    }
-    watch.raise_pending();
-    if (!ok) fail(failure);
+    long long k = 0;
+    step_while([&] { return k++ < n; }, [&] { return sim_->step(); });
   }
 
   // Steps until the time reaches t (within half a fixed step; adaptive steps land on t), as
@@ -66,22 +52,7 @@ class Simulation {
     if (std::isnan(t))
       throw py::value_error(
           "Simulation.run_to(t): t is nan; expected a time [s] (inf steps until interrupted)");
-    SignalWatch watch;
-    bool ok = true;
-    std::string failure;
-    {
-      const Guard guard(*this);
-      while (!sim_->reached(t)) {
-        if (!sim_->step_toward(t)) {
-          ok = false;
-          failure = sim_->stats().message;
-          break;
-        }
-        if (watch.poll()) break;
-      }
-    }
-    watch.raise_pending();
-    if (!ok) fail(failure);
+    step_while([&] { return !sim_->reached(t); }, [&] { return sim_->step_toward(t); });
   }
 
   py::dict values() {
@@ -141,6 +112,28 @@ class Simulation {
   }
 
  private:
+  // Takes steps while more() says so, under the lock and without the GIL, polling for Ctrl-C
+  // after each whole step; raises KeyboardInterrupt or SimulationError after the lock is left.
+  template <class More, class Step>
+  void step_while(More more, Step one_step) {
+    SignalWatch watch;
+    bool ok = true;
+    std::string failure;
+    {
+      const Guard guard(*this);
+      while (more()) {
+        if (!one_step()) {
+          ok = false;
+          failure = sim_->stats().message;
+          break;
+        }
+        if (watch.poll()) break;
+      }
+    }
+    watch.raise_pending();
+    if (!ok) fail(failure);
+  }
+
   // Made with the GIL held: releases it, then takes the Simulation (busy_ under mutex_),
   // waiting on the condition variable in slices so that Ctrl-C in the main thread still
   // interrupts a wait for another thread's long step. Destroyed: the Simulation is given back,

@@ -181,4 +181,19 @@ double RevoluteClearance::channel_value(int k, const ElementInput& in, const dou
   return geometry_channel_value(geom_, 0.0, k, in);
 }
 
+int geometry_ideal_row_count(const Geometry& g) {
+  return std::visit(overloaded{[](const SphericalClearanceGeometry&) { return 3; },
+                               [](const RevoluteClearanceGeometry&) { return 5; },
+                               [](const SpherePlaneGeometry&) { return 0; }},
+                    g);
+}
+
+void geometry_ideal_rows(const Geometry& g, const ElementInput& in, ConstraintBlock& out) {
+  std::visit(
+      overloaded{[&](const SphericalClearanceGeometry& s) { spherical_ideal_rows(s, in, out); },
+                 [&](const RevoluteClearanceGeometry& r) { revolute_ideal_rows(r, in, out); },
+                 [&](const SpherePlaneGeometry&) { out.reset(0); }},
+      g);
+}
+
 }  // namespace cs::contact

@@ -174,19 +174,10 @@ void CompliantContact::update_memory(const ElementInput& in, double* memory) con
   }
 }
 
-int CompliantContact::num_ideal_rows() const {
-  return std::visit(overloaded{[](const SphericalClearanceGeometry&) { return 3; },
-                               [](const RevoluteClearanceGeometry&) { return 5; },
-                               [](const SpherePlaneGeometry&) { return 0; }},
-                    geometry_);
-}
+int CompliantContact::num_ideal_rows() const { return geometry_ideal_row_count(geometry_); }
 
 void CompliantContact::ideal_rows(const ElementInput& in, ConstraintBlock& out) const {
-  std::visit(
-      overloaded{[&](const SphericalClearanceGeometry& s) { spherical_ideal_rows(s, in, out); },
-                 [&](const RevoluteClearanceGeometry& r) { revolute_ideal_rows(r, in, out); },
-                 [&](const SpherePlaneGeometry&) { out.reset(0); }},
-      geometry_);
+  geometry_ideal_rows(geometry_, in, out);
 }
 
 void CompliantContact::constraint(const ElementInput& in, ConstraintBlock& out) const {

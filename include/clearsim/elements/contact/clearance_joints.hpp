@@ -23,6 +23,10 @@ namespace cs::contact {
 // (3 rows: the centres move together) and revolute (5 rows: also the axes stay aligned).
 void spherical_ideal_rows(const SphericalClearanceGeometry& g, const ElementInput& in,
                           ConstraintBlock& out);
+// The same for any clearance geometry (the treatments that hold a contact::Geometry): 3 rows for
+// a spherical joint, 5 for a revolute one, none for a sphere–plane pair.
+int geometry_ideal_row_count(const Geometry& g);
+void geometry_ideal_rows(const Geometry& g, const ElementInput& in, ConstraintBlock& out);
 void revolute_ideal_rows(const RevoluteClearanceGeometry& g, const ElementInput& in,
                          ConstraintBlock& out);
 // The ideal axial constraint of a revolute clearance, u″·(x_B − x_A) = 0, and its tangent.
