@@ -8,39 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "clearsim/io/suggest.hpp"
+
 namespace clearsim_cli {
 
 namespace {
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// "; did you mean 'X'?" for the closest candidate within a third of the word (at least 2 edits),
-// as the model reader suggests keys; empty if none is close.
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, (word.size() + 2) / 3) + 1;
-  for (const std::string& c : candidates) {
-    const std::size_t d = edit_distance(word, c);
-    if (d < best_distance && d < std::min(word.size(), c.size())) {
-      best_distance = d;
-      best = c;
-    }
-  }
-  return best.empty() ? "" : "; did you mean '" + best + "'?";
-}
+using cs::did_you_mean;
 
 std::vector<std::string> option_names(const CLI::App& app) {
   std::vector<std::string> names;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "clearsim/io/suggest.hpp"
 #include "clearsim/math/types.hpp"
 
 namespace cs::model_file {
@@ -169,10 +170,9 @@ E read_choice(const Cursor& c, const std::vector<std::pair<std::string, E>>& cho
 
 // "a, b, c".
 std::string join(const std::vector<std::string>& words, std::string_view separator = ", ");
-// The word of `candidates` closest to `word` when it is plausibly a typo of it, else "".
-std::string closest(std::string_view word, const std::vector<std::string>& candidates);
-// "; did you mean 'mass'?" or "".
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+// Suggestions for a mistyped key (clearsim/io/suggest.hpp).
+using cs::closest;
+using cs::did_you_mean;
 // A computed number as messages show it (6 significant digits).
 std::string format_number(double x);
 
