@@ -29,7 +29,7 @@ double body_size_estimate(const Body& b) {
   return 2.0 * std::sqrt(3.0) * std::sqrt(std::max(j_max, 0.0) / b.mass);
 }
 
-PlausibilityWatch::PlausibilityWatch(const System& sys) : sys_(sys) {
+PlausibilityWatch::PlausibilityWatch(const System& sys) {
   const Model& m = sys.model();
   for (const auto& element : m.elements) {
     const std::vector<std::string> names = element->channel_names();

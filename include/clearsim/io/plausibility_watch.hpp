@@ -46,7 +46,6 @@ class PlausibilityWatch {
 
  private:
   struct Watched;
-  const System& sys_;
   std::vector<Watched> watched_;
 };
 
