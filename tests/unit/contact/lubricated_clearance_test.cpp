@@ -114,6 +114,12 @@ constexpr double kEpsNearWall = 1e-9;
 constexpr double kEpsV = 1e-7;
 constexpr double kEpsVNearWall = 1e-6;
 constexpr double kRelTol = 1e-5;
+// Velocity tangents within 0.1 c of the wall: there the central difference itself is off by
+// about 1e-5 relative on the planar short bearing 1e-8 m from rupture (0.99e-5 built by GCC
+// with fused multiply–adds, 1.04e-5 by Clang without; a Richardson extrapolation made it worse,
+// 1.6e-5, so it is not h² truncation but the film's edges turning with ė). 3e-5 keeps the check
+// four orders below an O(1) wrong or missing term.
+constexpr double kRelTolNearWallV = 3e-5;
 
 TEST(LubricatedClearance, FilmTangentsMatchCentralDifferences) {
   std::mt19937 rng(31);
@@ -137,7 +143,8 @@ TEST(LubricatedClearance, FilmTangentsMatchCentralDifferences) {
             << c.label << " offset " << offset << " trial " << trial << "\nAD:\n"
             << fb.df_dq << "\nFD:\n"
             << dq;
-        EXPECT_LT((dv - fb.df_dv).norm(), kRelTol * fb.df_dv.norm())
+        EXPECT_LT((dv - fb.df_dv).norm(),
+                  (offset > 0.9 * kC ? kRelTolNearWallV : kRelTol) * fb.df_dv.norm())
             << c.label << " offset " << offset << " trial " << trial;
         EXPECT_LT((fb.f - eval(e, bi, bj, false).f).norm(), 1e-10 * fb.f.norm()) << c.label;
       }
