@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "clearsim/math/so3.hpp"
+#include "clearsim/solvers/alpha_step.hpp"
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/newton_driver.hpp"
@@ -19,9 +20,6 @@ using newton_stop::kNoiseBand;
 using newton_stop::kStepErrorFraction;
 
 namespace {
-// A closed contact whose normal velocity after the last step is below this multiple of the
-// Newton tolerance [m/s] is persistent: the smooth step carries it (see step()).
-constexpr double kPersistentSpeedFactor = 100.0;
 // The mass iteration gives way to the full matrix when an iteration contracts slower than this.
 // Sliding contacts on small clearances contract at about h·v_slide/c per iteration (the velocity
 // rows leave out ∂(G v)/∂q, as the full matrix does too): 0.3 was seen on seed 000.
@@ -201,37 +199,8 @@ bool GeneralizedAlpha::choose_persistent(const State& s) {
   // is μ times the normal impulse).
   any_persistent_ = false;
   if (gap_rows_ == 0) return false;
-  any_persistent_ = persistent_contacts(sys_, settings_, s, persistent_);
+  any_persistent_ = choose_persistent_contacts(sys_, settings_, s, persistent_);
   return any_persistent_;
-}
-
-bool GeneralizedAlpha::release_pulling(const VecX& lambda_N, std::vector<char>& persistent) {
-  bool released = false;
-  for (std::size_t j = 0; j < persistent.size(); ++j) {
-    if (persistent[j] && lambda_N(static_cast<Eigen::Index>(j)) < 0.0) {
-      persistent[j] = 0;
-      released = true;
-    }
-  }
-  return released;
-}
-
-bool GeneralizedAlpha::persistent_contacts(const System& sys, const SolverSettings& settings,
-                                           const State& s, std::vector<char>& persistent) {
-  const int p = sys.num_gaps();
-  persistent.assign(p, 0);
-  if (p == 0 || !settings.persistent_contacts) return false;
-  if (static_cast<int>(s.contact.size()) != p || s.gdot_N.size() != p) return false;
-  const VecX& mu = sys.friction();
-  const double speed = kPersistentSpeedFactor * settings.newton_tol;
-  bool any = false;
-  for (int j = 0; j < p; ++j) {
-    if (s.contact[j] != ContactState::kOpen && std::abs(s.gdot_N(j)) <= speed && mu(j) <= 0.0) {
-      persistent[j] = 1;
-      any = true;
-    }
-  }
-  return any;
 }
 
 namespace {
@@ -719,71 +688,55 @@ bool GeneralizedAlpha::restart_accelerations(State& s) {
   return true;
 }
 
-StepResult GeneralizedAlpha::step(State& s, double h) {
-  StepResult res;
-  const int m = sys_.num_constraints();
-  State& x = trial_;
-  choose_persistent(s);
-  // The restart is undone if a contact it was made for is released below.
+StepResult GeneralizedAlpha::step(State& s, double h) { return alpha_step(*this, s, h); }
+
+void GeneralizedAlpha::keep_start(const State& s) {
   a_n_ = s.a;
   vdot_n_ = s.vdot;
-  const bool restarted = restart_accelerations(s);
+}
+
+void GeneralizedAlpha::restore_start(State& s) {
+  s.a = a_n_;
+  s.vdot = vdot_n_;
+}
+
+void GeneralizedAlpha::plan_predictor(const State& s, double h, bool restarted) {
   // The history is that of the step that ended at s (same persistent set, a sensible step ratio).
   extrapolate_ =
       !restarted && s.t == hist_end_t_ && persistent_ == hist_persistent_ && h <= 4.0 * hist_h_ &&
       vdot_hist_.size() == s.vdot.size() && lambda_hist_.size() == s.lambda.size() &&
       (gap_rows_ == 0 || (s.lambda_N.size() == gap_rows_ && lambda_N_hist_.size() == gap_rows_));
-  for (;;) {
-    StepResult attempt;
-    smooth_solve(s, h, attempt);
-    if (!attempt.converged && settings_.newton == NewtonMode::kModified) {
-      // Modified Newton can stall where full Newton converges (next to a singular position,
-      // IFToMM A02 lying flat, the matrix changes within the step): one full-Newton attempt of
-      // the same step before the driver cuts it.
-      res.iterations += attempt.iterations;
-      res.factorizations += attempt.factorizations;
-      settings_.newton = NewtonMode::kFull;
-      attempt = StepResult{};
-      smooth_solve(s, h, attempt);
-      settings_.newton = NewtonMode::kModified;
-      factored_h_ = -1.0;
-    }
-    res.iterations += attempt.iterations;
-    res.factorizations += attempt.factorizations;
-    res.converged = attempt.converged;
-    res.message = attempt.message;
-    if (!res.converged || !any_persistent_) break;
-    // Pulling contacts are let go and the step solved again (at most once per contact).
-    if (!release_pulling(x.lambda_N, persistent_)) break;
-    any_persistent_ =
-        std::any_of(persistent_.begin(), persistent_.end(), [](char c) { return c != 0; });
-    s.a = a_n_;
-    s.vdot = vdot_n_;
-    restart_accelerations(s);
-    extrapolate_ = false;
-  }
-  if (res.converged && stabilized() && (m > 0 || nonsmooth_)) {
-    if (!project(s, x, res)) {
-      // The smooth step converged; say which correction failed rather than quoting smooth
-      // residuals that are within tolerance.
-      factored_h_ = -1.0;
-      std::ostringstream os;
-      os << (nonsmooth_ ? "NSGA correction" : "projection") << " failed at t = " << x.t
-         << " s (step h = " << h << " s): " << res.message;
-      res.converged = false;
-      res.message = os.str();
-      s.a = a_n_;  // a failed step leaves s as it was (restart_accelerations changed these)
-      s.vdot = vdot_n_;
-      return res;
-    }
-  }
-  if (!res.converged) {
-    factored_h_ = -1.0;
-    s.a = a_n_;
-    s.vdot = vdot_n_;
-    res.message = failure_report(s, x, h) + (res.message.empty() ? "" : " (" + res.message + ")");
-    return res;
-  }
+}
+
+bool GeneralizedAlpha::retry_full_newton(const State& s, double h, StepResult& res) {
+  if (settings_.newton != NewtonMode::kModified) return false;
+  settings_.newton = NewtonMode::kFull;
+  smooth_solve(s, h, res);
+  settings_.newton = NewtonMode::kModified;
+  factored_h_ = -1.0;
+  return true;
+}
+
+bool GeneralizedAlpha::release_pulling() {
+  if (!any_persistent_ || !release_pulling_contacts(trial_.lambda_N, persistent_)) return false;
+  any_persistent_ =
+      std::any_of(persistent_.begin(), persistent_.end(), [](char c) { return c != 0; });
+  return true;
+}
+
+bool GeneralizedAlpha::apply_corrections(const State& s, double, StepResult& res) {
+  if (!stabilized() || (sys_.num_constraints() == 0 && !nonsmooth_)) return true;
+  return project(s, trial_, res);
+}
+
+const char* GeneralizedAlpha::correction_name() const {
+  return nonsmooth_ ? "NSGA correction" : "projection";
+}
+
+void GeneralizedAlpha::discard_matrix() { factored_h_ = -1.0; }
+
+void GeneralizedAlpha::accept_step(State& s, double h, StepResult& res) {
+  State& x = trial_;
   res.error_estimate = scaled_local_error(s, x, h);
   vdot_hist_ = s.vdot;
   lambda_hist_ = s.lambda;
@@ -792,7 +745,6 @@ StepResult GeneralizedAlpha::step(State& s, double h) {
   hist_h_ = h;
   hist_end_t_ = x.t;
   std::swap(s, x);
-  return res;
 }
 
 // Tolerance proportionality (Söderlind): the local error of the position update
@@ -947,7 +899,8 @@ void GeneralizedAlpha::rows_changed() {
   shared_ok_ = false;
 }
 
-std::string GeneralizedAlpha::failure_report(const State& start, const State& s, double h) const {
+std::string GeneralizedAlpha::failure_report(const State& start, double h) const {
+  const State& s = trial_;
   std::ostringstream os;
   os << "Newton did not converge at t = " << s.t << " s (step h = " << h << " s)";
   if (sys_.num_constraints() > 0 && phi_.size() > 0 && phi_.allFinite()) {

@@ -178,91 +178,134 @@ std::string singular_saddle_report(const System& sys, const std::vector<BodyKine
 }
 }  // namespace
 
-SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
-                                bool use_prescribed) {
-  SolveReport rep;
-  const Model& model = sys.model();
-  const int n = sys.num_dofs(), m = sys.num_constraints();
-  std::vector<BodyKinematics> kin;
-  sys.gather(s, kin);
-  VecX phi_t = VecX::Zero(m);
-  // Prescribed body velocities as extra rows P v = p (three per vector given).
-  std::vector<MatX> prow;
-  std::vector<Vec3> ptarget;
-  std::vector<std::string> pname;
-  for (int b = 0; use_prescribed && b < model.num_bodies(); ++b) {
+namespace {
+// Prescribed body velocities as rows P v = p, three per vector given, with their names.
+struct PrescribedRows {
+  MatX P;
+  VecX p;
+  std::vector<std::string> names;
+};
+
+PrescribedRows prescribed_velocity_rows(const Model& model, const State& s, int n) {
+  std::vector<MatX> rows;
+  std::vector<Vec3> targets;
+  PrescribedRows out;
+  for (int b = 0; b < model.num_bodies(); ++b) {
     const Body& body = model.bodies[b];
     if (body.v0_prescribed) {
       MatX P = MatX::Zero(3, n);
       P.block<3, 3>(0, 6 * b).setIdentity();
-      prow.push_back(P);
-      ptarget.push_back(body.v0_W);
-      pname.push_back("velocity of body '" + body.name + "'");
+      rows.push_back(P);
+      targets.push_back(body.v0_W);
+      out.names.push_back("velocity of body '" + body.name + "'");
     }
     if (body.w0_prescribed) {
       MatX P = MatX::Zero(3, n);
       P.block<3, 3>(0, 6 * b + 3) = s.R_WB[b];  // ω_W = R Ω_B
-      prow.push_back(P);
-      ptarget.push_back(body.w0_W);
-      pname.push_back("angular velocity of body '" + body.name + "'");
+      rows.push_back(P);
+      targets.push_back(body.w0_W);
+      out.names.push_back("angular velocity of body '" + body.name + "'");
     }
   }
+  const int np = 3 * static_cast<int>(rows.size());
+  out.P.resize(np, n);
+  out.p.resize(np);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    out.P.middleRows<3>(3 * k) = rows[k];
+    out.p.segment<3>(3 * k) = targets[k];
+  }
+  return out;
+}
+
+// Minimal mass-weighted change of v onto the joints: [M Bᵀ; B 0][v; μ] = [M v_guess; −Φ_t].
+SolveReport project_on_joints(const System& sys, const std::vector<BodyKinematics>& kin, State& s,
+                              LinearSystem& ls) {
+  SolveReport rep;
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  if (m == 0) return rep;
+  VecX phi_t = VecX::Zero(m);
+  prepare(sys, ls);
+  sys.constraints(kin, s.t, nullptr, MatrixSink(), &phi_t, nullptr);
+  assemble_mass_saddle(sys, kin, s.t, ls);
+  if (!ls.factorize()) {
+    rep.ok = false;
+    rep.message = singular_saddle_report(sys, kin, s.t);
+    return rep;
+  }
+  VecX rhs(n + m), Mv;
+  sys.mass_times(s.v, Mv);
+  rhs << Mv, -phi_t;
+  ls.solve(rhs);
+  s.v = rhs.head(n);
+  return rep;
+}
+
+// Every joint row, the prescribed rows independent of the joints, then the ideal rows Q of
+// clearance joints independent of both (rows that only repeat what is already imposed are
+// dropped), as C v = c.
+void velocity_rows(const MatX& B, const VecX& phi_t, const PrescribedRows& pr, const MatX& Q,
+                   MatX& C, VecX& c) {
+  const int m = static_cast<int>(B.rows()), n = static_cast<int>(B.cols());
+  const std::vector<int> keep_p = independent_rows(B, pr.P);
+  MatX BP(m + static_cast<int>(keep_p.size()), n);
+  BP.topRows(m) = B;
+  for (std::size_t k = 0; k < keep_p.size(); ++k) BP.row(m + k) = pr.P.row(keep_p[k]);
+  const std::vector<int> keep_q = independent_rows(BP, Q);
+  const int nk = static_cast<int>(keep_p.size() + keep_q.size());
+  C.resize(m + nk, n);
+  c = VecX::Zero(m + nk);
+  C.topRows(BP.rows()) = BP;
+  c.head(m) = -phi_t;
+  for (std::size_t k = 0; k < keep_p.size(); ++k) c(m + k) = pr.p(keep_p[k]);
+  for (std::size_t k = 0; k < keep_q.size(); ++k) C.row(BP.rows() + k) = Q.row(keep_q[k]);
+}
+
+// A prescribed velocity the joints did not let through, said (the closest value is kept).
+void report_missed_prescriptions(const PrescribedRows& pr, const VecX& v, SolveReport& rep) {
+  const VecX miss = pr.P * v - pr.p;
+  for (int r = 0; r < static_cast<int>(pr.p.size()); ++r) {
+    if (std::abs(miss(r)) > 1e-9 * (1.0 + std::abs(pr.p(r)))) {
+      std::ostringstream os;
+      os << "the initial " << pr.names[r / 3] << " (component "
+         << "xyz"[r % 3] << " = " << pr.p(r)
+         << ") is not compatible with the joints; the closest compatible value "
+         << (pr.P.row(r) * v)(0) << " is used";
+      if (!rep.message.empty()) rep.message += '\n';
+      rep.message += os.str();
+    }
+  }
+}
+}  // namespace
+
+SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
+                                bool use_prescribed) {
+  SolveReport rep;
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  const PrescribedRows pr = use_prescribed ? prescribed_velocity_rows(sys.model(), s, n)
+                                           : PrescribedRows{MatX(0, n), VecX(0), {}};
   // Clearance joints start moving as their ideal joints (Q v = 0) where the joints and the
   // prescribed velocities leave that free: otherwise the minimal-norm velocities would give the
   // journal an arbitrary speed inside its bearing at t = 0 (13 m/s in seed 000's slider-crank).
   const int nq = use_prescribed ? sys.num_ideal_rows() : 0;
   MatX Q = MatX::Zero(nq, n);
   if (nq > 0) sys.ideal_rows(kin, s.t, MatrixSink(&Q));
-  if (prow.empty() && nq == 0) {
-    // Minimal mass-weighted change: [M Bᵀ; B 0][v; μ] = [M v_guess; −Φ_t].
-    if (m == 0) return rep;
-    prepare(sys, ls);
-    sys.constraints(kin, s.t, nullptr, MatrixSink(), &phi_t, nullptr);
-    assemble_mass_saddle(sys, kin, s.t, ls);
-    if (!ls.factorize()) {
-      rep.ok = false;
-      rep.message = singular_saddle_report(sys, kin, s.t);
-      return rep;
-    }
-    VecX rhs(n + m), Mv;
-    sys.mass_times(s.v, Mv);
-    rhs << Mv, -phi_t;
-    ls.solve(rhs);
-    s.v = rhs.head(n);
-    return rep;
-  }
-  // Keep every joint row; add the prescribed rows independent of the joints, then the ideal
-  // rows of clearance joints independent of both (rows that only repeat what is already
-  // imposed are dropped; dropped prescribed rows are checked afterwards). Dense: this runs
-  // once, at t = 0, on models that prescribe velocities or have clearance joints.
-  MatX B = MatX::Zero(m, n);
+  if (pr.p.size() == 0 && nq == 0) return project_on_joints(sys, kin, s, ls);
+  // Dense: this runs once, at t = 0, on models that prescribe velocities or have clearance
+  // joints.
+  MatX B = MatX::Zero(m, n), C;
+  VecX phi_t = VecX::Zero(m), c;
   sys.constraints(kin, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
-  const int np = 3 * static_cast<int>(prow.size());
-  MatX P(np, n);
-  VecX p(np);
-  for (std::size_t k = 0; k < prow.size(); ++k) {
-    P.middleRows<3>(3 * k) = prow[k];
-    p.segment<3>(3 * k) = ptarget[k];
-  }
-  const std::vector<int> keep_p = independent_rows(B, P);
-  MatX BP(m + static_cast<int>(keep_p.size()), n);
-  BP.topRows(m) = B;
-  for (std::size_t k = 0; k < keep_p.size(); ++k) BP.row(m + k) = P.row(keep_p[k]);
-  const std::vector<int> keep_q = independent_rows(BP, Q);
-  const int nk = static_cast<int>(keep_p.size() + keep_q.size());
-  MatX C(m + nk, n);
-  VecX c = VecX::Zero(m + nk);
-  C.topRows(BP.rows()) = BP;
-  c.head(m) = -phi_t;
-  for (std::size_t k = 0; k < keep_p.size(); ++k) c(m + k) = p(keep_p[k]);
-  for (std::size_t k = 0; k < keep_q.size(); ++k) C.row(BP.rows() + k) = Q.row(keep_q[k]);
-  MatX S = MatX::Zero(n + m + nk, n + m + nk);
+  velocity_rows(B, phi_t, pr, Q, C, c);
+  const auto rows = static_cast<int>(C.rows());
+  MatX S = MatX::Zero(n + rows, n + rows);
   MatX M = MatX::Zero(n, n);
   sys.mass(MatrixSink(&M));
   S.topLeftCorner(n, n) = M;
-  S.topRightCorner(n, m + nk) = C.transpose();
-  S.bottomLeftCorner(m + nk, n) = C;
-  VecX rhs(n + m + nk);
+  S.topRightCorner(n, rows) = C.transpose();
+  S.bottomLeftCorner(rows, n) = C;
+  VecX rhs(n + rows);
   rhs << M * s.v, c;
   Eigen::PartialPivLU<MatX> lu(S);
   if (!(lu.rcond() > 1e-15)) {
@@ -271,17 +314,7 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
     return rep;
   }
   s.v = lu.solve(rhs).head(n);
-  const VecX miss = P * s.v - p;
-  for (int r = 0; r < np; ++r) {
-    if (std::abs(miss(r)) > 1e-9 * (1.0 + std::abs(p(r)))) {
-      std::ostringstream os;
-      os << "the initial " << pname[r / 3] << " (component "
-         << "xyz"[r % 3] << " = " << p(r)
-         << ") is not compatible with the joints; the closest compatible value "
-         << (P.row(r) * s.v)(0) << " is used";
-      rep.message += (rep.message.empty() ? "" : "\n") + os.str();
-    }
-  }
+  report_missed_prescriptions(pr, s.v, rep);
   return rep;
 }
 

@@ -196,18 +196,7 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
       effective_masses();
       if (first) g_tilde_ = g_;
     }
-    // Active set by the max rule: ν_j − r_j g_j ≥ 0 (r_j > 0, so at ν = 0 it is g_j ≤ 0).
-    // A persistent contact the smooth step carried with a compressive force (λ_N > 0) stays on
-    // g_j = 0 like a bilateral joint of the stabilized formulation: the smooth step keeps it only
-    // at velocity level, and the generalized-α position update would otherwise let it drift off
-    // the wall (a ball at rest on a plane hovered 3e-8 m above it).
-    for (int j = 0; j < p; ++j) {
-      const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
-      active_[j] = (carried || nu_N_(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
-    }
-    double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    for (int j = 0; j < p; ++j)
-      worst = std::max(worst, active_[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
+    const double worst = position_active_set(x);
     // Semismooth convergence: small residual and an active set that did not change. At the
     // first iterate (ν = 0) a small residual alone suffices: the NCP residual of a gap within
     // tolerance of zero is r_j |g_j| (persistent contacts carried by the smooth step).
@@ -233,43 +222,70 @@ bool NonsmoothCorrection::positions(State& x, NonsmoothReport& rep, bool first) 
       return false;
     }
     previous_ = active_;
-    // Small models refactor at the first iterate of every step (the Schur factorization is
-    // cheap; an exact Jacobian at q̃ makes the first increment nearly the answer); large ones
-    // reuse the factorization across steps while the active set holds. Either way the
-    // residuals are exact, so reuse changes the convergence rate, not the solution.
-    const bool slow = it >= 1 && worst > (dense_ ? 0.1 : 0.5) * last;
-    // The smooth step's mass-iteration factorization (same rows, at the predictor, a few 1e-7
-    // away) serves as a chord for this step while its active set matches and it contracts.
-    if (it == 0) {
-      chord_ = (first && hint_ != nullptr && hint_active_ != nullptr && *hint_active_ == active_)
-                   ? hint_
-                   : nullptr;
-    } else if (chord_ != nullptr && (slow || *hint_active_ != active_)) {
-      chord_ = nullptr;
-      pos_.valid = false;
-    }
-    if (chord_ == nullptr &&
-        (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0))) {
-      if (!factor_or_report(pos_, "position correction", x.t, rep)) return false;
-    }
+    if (!position_matrix(it, first, it >= 1 && worst > (dense_ ? 0.1 : 0.5) * last, x.t, rep))
+      return false;
     last = worst;
-    // Residuals: M U + Bᵀν_B − Gᵀν_N (zero at the first iterate), Φ, and g_j (active) or ν_j
-    // (inactive).
-    momentum_residual(U_, nu_B_, nu_N_, it == 0);
-    rhs_.segment(n, m) = -phi_;
-    for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
-    if (chord_ != nullptr) {
-      chord_->solve_gaps(rhs_);
-    } else {
-      solve(pos_, rhs_);
-    }
-    U_ += rhs_.head(n);
-    nu_B_ += rhs_.segment(n, m);
-    nu_N_ += rhs_.tail(p);
+    position_increment(it == 0);
     if (!based) base_ = x;  // x is still the configuration the call started from
     based = true;
     space_.integrate(base_, U_, x);
   }
+}
+
+double NonsmoothCorrection::position_active_set(const State& x) {
+  // Active set by the max rule: ν_j − r_j g_j ≥ 0 (r_j > 0, so at ν = 0 it is g_j ≤ 0).
+  // A persistent contact the smooth step carried with a compressive force (λ_N > 0) stays on
+  // g_j = 0 like a bilateral joint of the stabilized formulation: the smooth step keeps it only
+  // at velocity level, and the generalized-α position update would otherwise let it drift off
+  // the wall (a ball at rest on a plane hovered 3e-8 m above it).
+  const int m = space_.rows(), p = sys_.num_gaps();
+  for (int j = 0; j < p; ++j) {
+    const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
+    active_[j] = (carried || nu_N_(j) - r_eff_(j) * g_(j) >= 0.0) ? 1 : 0;
+  }
+  // The residual: Φ, and g_j (active) or its penetration (inactive).
+  double worst = m > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  for (int j = 0; j < p; ++j)
+    worst = std::max(worst, active_[j] ? std::abs(g_(j)) : std::max(0.0, -g_(j)));
+  return worst;
+}
+
+bool NonsmoothCorrection::position_matrix(int it, bool first, bool slow, double t,
+                                          NonsmoothReport& rep) {
+  // Small models refactor at the first iterate of every step (the Schur factorization is
+  // cheap; an exact Jacobian at q̃ makes the first increment nearly the answer); large ones
+  // reuse the factorization across steps while the active set holds. Either way the
+  // residuals are exact, so reuse changes the convergence rate, not the solution.
+  // The smooth step's mass-iteration factorization (same rows, at the predictor, a few 1e-7
+  // away) serves as a chord for this step while its active set matches and it contracts.
+  if (it == 0) {
+    chord_ = (first && hint_ != nullptr && hint_active_ != nullptr && *hint_active_ == active_)
+                 ? hint_
+                 : nullptr;
+  } else if (chord_ != nullptr && (slow || *hint_active_ != active_)) {
+    chord_ = nullptr;
+    pos_.valid = false;
+  }
+  if (chord_ == nullptr && (!pos_.valid || pos_.active != active_ || slow || (dense_ && it == 0)))
+    return factor_or_report(pos_, "position correction", t, rep);
+  return true;
+}
+
+void NonsmoothCorrection::position_increment(bool first_iterate) {
+  // Residuals: M U + Bᵀν_B − Gᵀν_N (zero at the first iterate), Φ, and g_j (active) or ν_j
+  // (inactive).
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
+  momentum_residual(U_, nu_B_, nu_N_, first_iterate);
+  rhs_.segment(n, m) = -phi_;
+  for (int j = 0; j < p; ++j) rhs_(n + m + j) = active_[j] ? -g_(j) : -nu_N_(j);
+  if (chord_ != nullptr) {
+    chord_->solve_gaps(rhs_);
+  } else {
+    solve(pos_, rhs_);
+  }
+  U_ += rhs_.head(n);
+  nu_B_ += rhs_.segment(n, m);
+  nu_N_ += rhs_.tail(p);
 }
 
 void NonsmoothCorrection::effective_masses() {
@@ -280,17 +296,70 @@ void NonsmoothCorrection::effective_masses() {
 }
 
 bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothReport& rep) {
-  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
-  VecX& v = space_.velocity(x);
-  const VecX& e = sys_.restitution();
   // Φ_t, B and G at q_{n+1} are those the position correction ended with.
-  // Candidates: contacts the smooth motion closed. Start with those approaching.
-  candidate_.assign(p, 0);
-  active_.assign(p, 0);
+  VecX& v = space_.velocity(x);
+  start_jump(x, v);
+  JumpSolve js;
+  // Small models start from the position correction's factorization of this step when its
+  // active set is the same.
+  js.f = dense_ && pos_.valid ? &pos_ : &vel_;
+  // Outside body poses a factorization from an earlier step is no chord worth trying: the small
+  // LU at this configuration costs less than the solve and residual it would save (in joint
+  // coordinates the rows turn at v/c between steps: tried first, the stale LU needed a second
+  // solve at nearly every step of the Flores example).
+  js.stale = !schur_ && last_ == nullptr;
+  // Or from the chord the position correction ended with.
+  js.chord = chord_ != nullptr && *hint_active_ == active_ ? chord_ : nullptr;
+  // The jump is solved 1000 times below newton_tol (plus round-off of the momenta): its error is
+  // a velocity in any direction, and at newton_tol per step it random-walked the energy of a
+  // sliding contact by 3e-6 over 50 000 steps (1e-7 now).
+  space_.mass_times(v_smooth_, Mx_);
+  js.vtol = 1e-3 * tol_ + 1e-14 * Mx_.lpNorm<Eigen::Infinity>();
+  js.h = x.t - prev.t;
+  for (int pass = 0;; ++pass) {
+    if (!jump_pass(x, v, js, rep)) return false;
+    // Newton's law applied at several contacts at once can create kinetic energy (a known
+    // defect of kinematic restitution in multiple impacts): the rebound demanded at one contact
+    // is forced through another that the jump holds closed. A pin struck at one end while the
+    // other end closed, in seed 002's example, gained 0.24 J (a third of the mechanism's
+    // energy) in one step that way, at any step size. Frictionless normal impulses may not do
+    // positive work, W_c = ½ Λᵀ G (v⁺ + ṽ) ≤ 0; when several contacts take impulses and W_c is
+    // positive beyond round-off, the jump is solved again with e = 0 (a plastic impact, an
+    // M-orthogonal projection, which cannot create energy). Single impacts are left to Newton's
+    // law as the seeds write it.
+    if (pass > 0 || !plastic_would_be_safer()) break;
+    for (int j = 0; j < static_cast<int>(active_.size()); ++j) {
+      e_eff_(j) = 0.0;
+      active_[j] = carried_[j] || (candidate_[j] && gdot_smooth_(j) < 0.0);
+    }
+    ++rep.plastic_impacts;
+  }
+  v = v_smooth_ + W_;
+  x.v_jump = W_;
+  x.lambda_jump = mu_B_;
+  rep.velocity_iterations += js.solves;
+  x.Lambda = Lambda_;
+  if (sys_.has_friction()) {
+    // The frictionless jump is the starting point of the frictional Newton iteration.
+    State smooth = x;
+    smooth.v = v_smooth_;
+    const std::vector<char> candidate = candidate_;
+    const VecX gdot_pre = gdot_pre_;
+    if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
+  }
+  classify_contacts(x, v);
+  return true;
+}
+
+void NonsmoothCorrection::start_jump(const State& x, const VecX& v) {
+  const int p = sys_.num_gaps();
+  const VecX& e = sys_.restitution();
   // Candidates: contacts the smooth motion closed, or that it carried (persistent contacts).
   // A carried contact ends the step with G v = 0 exactly (an equality, like its g = 0 in the
   // position correction): the smooth step held it only to its own, looser, tolerance, and a
   // leftover normal velocity would make it lose its persistent status next step.
+  candidate_.assign(p, 0);
+  active_.assign(p, 0);
   carried_.assign(p, 0);
   for (int j = 0; j < p; ++j) {
     carried_[j] = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
@@ -313,117 +382,82 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
     const bool resolved = restitution_threshold_ == 0.0 || -gdot_pre_(j) > threshold;
     e_eff_(j) = resolved ? e(j) : 0.0;
   }
+  // Start with the candidates that approach.
   for (int j = 0; j < p; ++j)
     active_[j] = carried_[j] || (candidate_[j] && (gdot_(j) + e_eff_(j) * gdot_pre_(j) < 0.0));
+}
+
+bool NonsmoothCorrection::jump_pass(State& x, VecX& v, JumpSolve& js, NonsmoothReport& rep) {
   // Linear in (W, μ, Λ) for a given active set; solved by iterations on exact residuals with a
   // factorization reused while the active set is the same (refreshed when the iteration
-  // stalls), then the active set is updated by the max rule. Small models start from the
-  // position correction's factorization of this step when its active set is the same.
-  Factorization* f = dense_ && pos_.valid ? &pos_ : &vel_;
-  // Outside body poses a factorization from an earlier step is no chord worth trying: the small
-  // LU at this configuration costs less than the solve and residual it would save (in joint
-  // coordinates the rows turn at v/c between steps: tried first, the stale LU needed a second
-  // solve at nearly every step of the Flores example).
-  bool stale = !schur_ && last_ == nullptr;
-  // Or from the chord the position correction ended with.
-  MassSaddleSchur* chord = chord_ != nullptr && *hint_active_ == active_ ? chord_ : nullptr;
-  // The jump is solved 1000 times below newton_tol (plus round-off of the momenta): its error is
-  // a velocity in any direction, and at newton_tol per step it random-walked the energy of a
-  // sliding contact by 3e-6 over 50 000 steps (1e-7 now).
-  space_.mass_times(v_smooth_, Mx_);
-  const double vtol = 1e-3 * tol_ + 1e-14 * Mx_.lpNorm<Eigen::Infinity>();
-  const double h = x.t - prev.t;
-  int solves = 0;
-  for (int pass = 0;; ++pass) {
-    W_.setZero(n);
-    mu_B_.setZero(m);
-    Lambda_.setZero(p);
-    double last = INFINITY;
-    const int solves_before = solves;
-    for (int it = 0;; ++it) {
-      v = v_smooth_ + W_;
-      momentum_residual(W_, mu_B_, Lambda_, solves == solves_before);  // all zero before a solve
-      rhs_.segment(n, m) = -phi_t_;
-      rhs_.segment(n, m).noalias() -= B_ * v;
-      gdot_.noalias() = G_ * v;
-      for (int j = 0; j < p; ++j)
-        rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e_eff_(j) * gdot_pre_(j)) : -Lambda_(j);
-      const double residual = rhs_.lpNorm<Eigen::Infinity>();
-      if (residual <= vtol) {
-        previous_ = active_;
-        for (int j = 0; j < p; ++j) {
-          // A carried contact may take an impulse of either sign (it only removes the normal
-          // velocity the position correction's rotation of the normal left, ~v_slide·U/c), but
-          // the total normal impulse of the step, λ_N h + Λ_N, must push: when it would pull (the
-          // other end of a pin impacting, say) the contact leaves the carried set and obeys the
-          // ordinary complementarity below.
-          if (carried_[j] && x.lambda_N(j) * h + Lambda_(j) < 0.0) carried_[j] = 0;
-          if (!candidate_[j] || carried_[j]) continue;
-          const double law = gdot_(j) + e_eff_(j) * gdot_pre_(j);
-          active_[j] = (Lambda_(j) - r_eff_(j) * law >= 0.0) && (Lambda_(j) > 0.0 || law < 0.0);
-        }
-        if (active_ == previous_) break;
-        last = INFINITY;
-        continue;
-      }
-      if (it >= 4 * max_iterations_ || !std::isfinite(residual)) {
-        rep.ok = false;
-        rep.message = "velocity jump did not converge at t = " + std::to_string(x.t);
-        return false;
-      }
-      const bool slow = residual > kRefactorRate * last;
-      if (chord != nullptr && (slow || *hint_active_ != active_)) chord = nullptr;
-      if (chord == nullptr && (!f->valid || f->active != active_ || slow || stale)) {
-        stale = false;
-        f = &vel_;
-        if (!factor_or_report(vel_, "velocity jump", x.t, rep)) return false;
-      }
-      last = residual;
-      if (chord != nullptr) {
-        chord->solve_gaps(rhs_);
-      } else {
-        solve(*f, rhs_);
-      }
-      ++solves;
-      W_ += rhs_.head(n);
-      mu_B_ += rhs_.segment(n, m);
-      Lambda_ += rhs_.tail(p);
-    }
-    // Newton's law applied at several contacts at once can create kinetic energy (a known defect
-    // of kinematic restitution in multiple impacts): the rebound demanded at one contact is
-    // forced through another that the jump holds closed. A
-    // pin struck at one end while the other end closed, in seed 002's example, gained 0.24 J
-    // (a third of the mechanism's energy) in one step that way, at any step size. Frictionless
-    // normal impulses may not do positive work, W_c = ½ Λᵀ G (v⁺ + ṽ) ≤ 0; when several contacts
-    // take impulses and W_c is positive beyond round-off, the jump is solved again with e = 0
-    // (a plastic impact, an M-orthogonal projection, which cannot create energy). Single impacts
-    // are left to Newton's law as the seeds write it.
-    if (pass == 0 && plastic_would_be_safer()) {
-      for (int j = 0; j < p; ++j) {
-        e_eff_(j) = 0.0;
-        active_[j] = carried_[j] || (candidate_[j] && gdot_smooth_(j) < 0.0);
-      }
-      ++rep.plastic_impacts;
+  // stalls), then the active set is updated by the max rule.
+  const int n = space_.dofs(), m = space_.rows(), p = sys_.num_gaps();
+  W_.setZero(n);
+  mu_B_.setZero(m);
+  Lambda_.setZero(p);
+  double last = INFINITY;
+  const int solves_before = js.solves;
+  for (int it = 0;; ++it) {
+    v = v_smooth_ + W_;
+    momentum_residual(W_, mu_B_, Lambda_, js.solves == solves_before);  // all zero before a solve
+    rhs_.segment(n, m) = -phi_t_;
+    rhs_.segment(n, m).noalias() -= B_ * v;
+    gdot_.noalias() = G_ * v;
+    for (int j = 0; j < p; ++j)
+      rhs_(n + m + j) = active_[j] ? -(gdot_(j) + e_eff_(j) * gdot_pre_(j)) : -Lambda_(j);
+    const double residual = rhs_.lpNorm<Eigen::Infinity>();
+    if (residual <= js.vtol) {
+      if (!update_jump_active_set(x, js.h)) return true;
+      last = INFINITY;
       continue;
     }
-    break;
+    if (it >= 4 * max_iterations_ || !std::isfinite(residual)) {
+      rep.ok = false;
+      rep.message = "velocity jump did not converge at t = " + std::to_string(x.t);
+      return false;
+    }
+    const bool slow = residual > kRefactorRate * last;
+    if (js.chord != nullptr && (slow || *hint_active_ != active_)) js.chord = nullptr;
+    if (js.chord == nullptr && (!js.f->valid || js.f->active != active_ || slow || js.stale)) {
+      js.stale = false;
+      js.f = &vel_;
+      if (!factor_or_report(vel_, "velocity jump", x.t, rep)) return false;
+    }
+    last = residual;
+    if (js.chord != nullptr) {
+      js.chord->solve_gaps(rhs_);
+    } else {
+      solve(*js.f, rhs_);
+    }
+    ++js.solves;
+    W_ += rhs_.head(n);
+    mu_B_ += rhs_.segment(n, m);
+    Lambda_ += rhs_.tail(p);
   }
-  v = v_smooth_ + W_;
-  x.v_jump = W_;
-  x.lambda_jump = mu_B_;
-  rep.velocity_iterations += solves;
-  x.Lambda = Lambda_;
-  if (sys_.has_friction()) {
-    // The frictionless jump is the starting point of the frictional Newton iteration.
-    State smooth = x;
-    smooth.v = v_smooth_;
-    const std::vector<char> candidate = candidate_;
-    const VecX gdot_pre = gdot_pre_;
-    if (!friction(smooth, x, candidate, gdot_pre, rep)) return false;
+}
+
+bool NonsmoothCorrection::update_jump_active_set(const State& x, double h) {
+  const int p = sys_.num_gaps();
+  previous_ = active_;
+  for (int j = 0; j < p; ++j) {
+    // A carried contact may take an impulse of either sign (it only removes the normal velocity
+    // the position correction's rotation of the normal left, ~v_slide·U/c), but the total normal
+    // impulse of the step, λ_N h + Λ_N, must push: when it would pull (the other end of a pin
+    // impacting, say) the contact leaves the carried set and obeys the ordinary complementarity
+    // below.
+    if (carried_[j] && x.lambda_N(j) * h + Lambda_(j) < 0.0) carried_[j] = 0;
+    if (!candidate_[j] || carried_[j]) continue;
+    const double law = gdot_(j) + e_eff_(j) * gdot_pre_(j);
+    active_[j] = (Lambda_(j) - r_eff_(j) * law >= 0.0) && (Lambda_(j) > 0.0 || law < 0.0);
   }
-  const VecX& Lambda = x.Lambda;
+  return active_ != previous_;
+}
+
+void NonsmoothCorrection::classify_contacts(State& x, const VecX& v) const {
   // Closed: the gap is at zero (to the correction's tolerance) or an impulse acted. g_ and G_
   // are those of q_{n+1}; G v_{n+1} is the next step's pre-impact normal velocity.
+  const int p = sys_.num_gaps();
+  const VecX& Lambda = x.Lambda;
   x.gdot_N.noalias() = G_ * v;
   for (int j = 0; j < p; ++j) {
     const bool carried = x.lambda_N.size() == p && x.lambda_N(j) > 0.0;
@@ -436,7 +470,6 @@ bool NonsmoothCorrection::velocities(const State& prev, State& x, NonsmoothRepor
       x.contact[j] = ContactState::kContact;
     }
   }
-  return true;
 }
 
 bool NonsmoothCorrection::plastic_would_be_safer() const {
@@ -505,6 +538,51 @@ void NonsmoothCorrection::hold_sticking(const State& prev, State& x) {
   integrate_configuration(x, sol.head(n), x);
 }
 
+namespace {
+// The frictional jump's iterate, as friction() assembles its Newton system from it.
+struct FrictionIterate {
+  const MatX &G, &T;
+  const VecX &gdot, &vT, &LN, &LT, &gdot_pre;
+  const std::vector<char>& candidate;
+  int n, m, p;
+};
+
+// Contact j's normal row: r(G_j v + e ġ⁻_j) where the max rule closes it, else Λ_N,j.
+void normal_rows(int j, const FrictionIterate& c, double r, double e, VecX& R, MatX& J) {
+  const int rn = c.n + c.m + j;
+  const double law = c.gdot(j) + e * c.gdot_pre(j);
+  if (c.candidate[j] && c.LN(j) - r * law >= 0.0) {
+    R(rn) = r * law;
+    J.block(rn, 0, 1, c.n) = r * c.G.row(j);
+  } else {
+    R(rn) = c.LN(j);
+    J(rn, rn) = 1.0;
+  }
+}
+
+// Contact j's tangential rows, Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0: stick (v_T = 0) inside the
+// disc, slip (Λ_T = μΛ_N τ) on its rim. True if it sticks with a pushing Λ_N.
+bool coulomb_rows(int j, const FrictionIterate& c, double r, double mu, VecX& R, MatX& J) {
+  const int n = c.n, rt = c.n + c.m + c.p + 2 * j;
+  const Eigen::Vector2d lt = c.LT.segment<2>(2 * j);
+  const Eigen::Vector2d z = lt - r * c.vT.segment<2>(2 * j);
+  const double radius = mu * std::max(c.LN(j), 0.0);
+  const double zn = z.norm();
+  if (zn <= radius) {  // stick: v_T = 0
+    R.segment<2>(rt) = r * c.vT.segment<2>(2 * j);
+    J.block(rt, 0, 2, n) = r * c.T.middleRows(2 * j, 2);
+  } else {  // slip: Λ_T = μΛ_N τ
+    const Eigen::Vector2d tau = z / zn;
+    const Eigen::Matrix2d P = (Eigen::Matrix2d::Identity() - tau * tau.transpose()) / zn;
+    R.segment<2>(rt) = lt - radius * tau;
+    J.block<2, 2>(rt, rt) = Eigen::Matrix2d::Identity() - radius * P;
+    J.block(rt, 0, 2, n) = radius * P * r * c.T.middleRows(2 * j, 2);
+    if (c.LN(j) > 0.0) J.block<2, 1>(rt, c.n + c.m + j) = -mu * tau;
+  }
+  return zn <= radius && c.LN(j) > 0.0;
+}
+}  // namespace
+
 bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
                                    const std::vector<char>& candidate, const VecX& gdot_pre,
                                    NonsmoothReport& rep) {
@@ -539,38 +617,17 @@ bool NonsmoothCorrection::friction(const State& x_smooth, State& x,
     J.block(n, 0, m, n) = B;
     const VecX gdot = G * v;
     const VecX vT = T * v;
+    const FrictionIterate c{G, T, gdot, vT, LN, LT, gdot_pre, candidate, n, m, p};
     for (int j = 0; j < p; ++j) {
-      const int rn = n + m + j, rt = n + m + p + 2 * j;
       const double r = r_eff_(j);
-      const double law = gdot(j) + e_eff_(j) * gdot_pre(j);
-      if (candidate[j] && LN(j) - r * law >= 0.0) {
-        R(rn) = r * law;
-        J.block(rn, 0, 1, n) = r * G.row(j);
-      } else {
-        R(rn) = LN(j);
-        J(rn, rn) = 1.0;
-      }
-      const Eigen::Vector2d lt = LT.segment<2>(2 * j);
+      normal_rows(j, c, r, e_eff_(j), R, J);
       if (!candidate[j] || mu(j) <= 0.0) {
-        R.segment<2>(rt) = lt;
+        const int rt = n + m + p + 2 * j;
+        R.segment<2>(rt) = LT.segment<2>(2 * j);
         J.block<2, 2>(rt, rt).setIdentity();
         continue;
       }
-      const Eigen::Vector2d z = lt - r * vT.segment<2>(2 * j);
-      const double radius = mu(j) * std::max(LN(j), 0.0);
-      const double zn = z.norm();
-      x.sticking[j] = zn <= radius && LN(j) > 0.0;
-      if (zn <= radius) {  // stick: v_T = 0
-        R.segment<2>(rt) = r * vT.segment<2>(2 * j);
-        J.block(rt, 0, 2, n) = r * T.middleRows(2 * j, 2);
-      } else {  // slip: Λ_T = μΛ_N τ
-        const Eigen::Vector2d tau = z / zn;
-        const Eigen::Matrix2d P = (Eigen::Matrix2d::Identity() - tau * tau.transpose()) / zn;
-        R.segment<2>(rt) = lt - radius * tau;
-        J.block<2, 2>(rt, rt) = Eigen::Matrix2d::Identity() - radius * P;
-        J.block(rt, 0, 2, n) = radius * P * r * T.middleRows(2 * j, 2);
-        if (LN(j) > 0.0) J.block<2, 1>(rt, n + m + j) = -mu(j) * tau;
-      }
+      x.sticking[j] = coulomb_rows(j, c, r, mu(j), R, J);
     }
     Eigen::PartialPivLU<MatX> lu(J);
     const VecX dy = lu.solve(-R);

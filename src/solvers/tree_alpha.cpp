@@ -384,63 +384,50 @@ std::string TreeAlpha::name() const {
 }
 
 StepResult TreeAlpha::joint_step(State& s, double h) {
-  StepResult res;
   start(s);
   if (!tree_) {
+    StepResult res;
     res.message = "the joint-coordinate tree could not be built";
     return res;
   }
-  a_n_ = s.tree_a;  // restart_accelerations may change them
+  return alpha_step(*this, s, h);
+}
+
+void TreeAlpha::keep_start(const State& s) {
+  a_n_ = s.tree_a;
   qdd_n_ = s.tree_qdd;
-  bool restarted = false;
-  if (nsga_) {
-    choose_persistent(s);
-    restarted = restart_accelerations(s);
-  }
+}
+
+void TreeAlpha::restore_start(State& s) {
+  s.tree_a = a_n_;
+  s.tree_qdd = qdd_n_;
+}
+
+void TreeAlpha::plan_predictor(const State& s, double, bool restarted) {
   extrapolate_ = !restarted && s.t == hist_end_t_ && qdd_hist_.size() == s.tree_qdd.size() &&
                  persistent_ == hist_persistent_;
-  for (;;) {
-    StepResult attempt;
-    smooth_solve(s, h, attempt);
-    res.iterations += attempt.iterations;
-    res.factorizations += attempt.factorizations;
-    res.converged = attempt.converged;
-    res.message = attempt.message;
-    if (!res.converged || !any_persistent_) break;
-    // Pulling contacts are let go and the step solved again (as GeneralizedAlpha::step).
-    if (!GeneralizedAlpha::release_pulling(lamN_, persistent_)) break;
-    any_persistent_ = std::find(persistent_.begin(), persistent_.end(), 1) != persistent_.end();
-    s.tree_a = a_n_;
-    s.tree_qdd = qdd_n_;
-    restart_accelerations(s);
-    extrapolate_ = false;
-  }
+}
+
+bool TreeAlpha::release_pulling() {
+  if (!any_persistent_ || !release_pulling_contacts(lamN_, persistent_)) return false;
+  any_persistent_ = std::find(persistent_.begin(), persistent_.end(), 1) != persistent_.end();
+  return true;
+}
+
+bool TreeAlpha::apply_corrections(const State& s, double h, StepResult& res) {
+  smooth_factorizations_ = res.factorizations;
+  if (!nsga_) return true;
+  // trial_ keeps its buffers from step to step: store() and the corrections write every field
+  // the next step and the outputs read, except the multipliers' other rows.
+  if (trial_.x_W.size() != s.x_W.size() || trial_.tree_q.size() != s.tree_q.size()) trial_ = s;
+  trial_.lambda = s.lambda;
+  store(s.t + h, trial_);
+  return correct(s, trial_, res);
+}
+
+void TreeAlpha::accept_step(State& s, double h, StepResult& res) {
   const double t = s.t + h;
-  if (!res.converged) {
-    factored_h_ = -1.0;
-    s.tree_a = a_n_;
-    s.tree_qdd = qdd_n_;
-    res.message = failure_report(s, t, h) + (res.message.empty() ? "" : " (" + res.message + ")");
-    return res;
-  }
-  const int smooth_factorizations = res.factorizations;
   if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
-  if (nsga_) {
-    // trial_ keeps its buffers from step to step: store() and the corrections write every field
-    // the next step and the outputs read, except the multipliers' other rows.
-    if (trial_.x_W.size() != s.x_W.size() || trial_.tree_q.size() != s.tree_q.size()) trial_ = s;
-    trial_.lambda = s.lambda;
-    store(t, trial_);
-    if (!correct(s, trial_, res)) {
-      factored_h_ = -1.0;
-      s.tree_a = a_n_;
-      s.tree_qdd = qdd_n_;
-      res.converged = false;
-      res.message = "NSGA correction failed at t = " + std::to_string(t) +
-                    " s (step h = " + std::to_string(h) + " s): " + res.message;
-      return res;
-    }
-  }
   qdd_hist_ = s.tree_qdd;
   gather_loop_lambda(s.lambda, lam_hist_);
   lamN_hist_ = s.lambda_N;
@@ -452,8 +439,7 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
   } else {
     store(t, s);
   }
-  if (settings_.coordinates == CoordinateChoice::kAuto) judge_cost(s, smooth_factorizations);
-  return res;
+  if (settings_.coordinates == CoordinateChoice::kAuto) judge_cost(s, smooth_factorizations_);
 }
 
 void TreeAlpha::store(double t, State& s) {
@@ -621,7 +607,8 @@ bool TreeAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
   return at_floor || tr.last_dx <= tol_floor || tr.remaining_error_within(step_tol());
 }
 
-std::string TreeAlpha::failure_report(const State& start, double t, double h) const {
+std::string TreeAlpha::failure_report(const State& start, double h) const {
+  const double t = start.t + h;
   // As GeneralizedAlpha's: where the residuals are largest at the last iterate, and the force
   // that may be too stiff for the step.
   std::ostringstream os;

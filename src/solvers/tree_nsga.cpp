@@ -1,5 +1,5 @@
 // TreeAlpha under NSGA: the persistent contacts of the smooth step and the corrections, in joint
-// coordinates. The contact laws are GeneralizedAlpha's (persistent_contacts) and
+// coordinates. The contact laws are alpha_step's (choose_persistent_contacts) and
 // NonsmoothCorrection's; what is here maps them to the tree: G = G_b J, M̄ = JᵀMJ, v̇ = J q̈ + J̇ q̇.
 #include <Eigen/LU>
 
@@ -28,8 +28,9 @@ void TreeAlpha::start_corrections() {
                                                      settings_.restitution_threshold);
 }
 
-void TreeAlpha::choose_persistent(const State& s) {
-  any_persistent_ = GeneralizedAlpha::persistent_contacts(sys_, settings_, s, persistent_);
+bool TreeAlpha::choose_persistent(const State& s) {
+  any_persistent_ = choose_persistent_contacts(sys_, settings_, s, persistent_);
+  return any_persistent_;
 }
 
 const LinearSystem* TreeAlpha::correction_chord(const State& s) const {

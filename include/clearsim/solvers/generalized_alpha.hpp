@@ -15,6 +15,7 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/alpha_step.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/mass_saddle_schur.hpp"
@@ -47,35 +48,38 @@ double alpha_local_error(const System& sys, const SolverSettings& settings,
 // local error the controller allows (never below `floor`, the round-off Φ cannot beat).
 double alpha_newton_cap(const SolverSettings& settings, double floor);
 
-class GeneralizedAlpha final : public Integrator, private NewtonProblem {
+// The body-pose space of the family's step (alpha_step): the smooth step and its Newton
+// iteration in body poses, the stabilized projections, and NSGA's persistent contact rows and
+// corrections there.
+class GeneralizedAlpha final : public Integrator, private NewtonProblem, private AlphaStepper {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
 
-  // Advances `s` by h. On failure `s` is left unchanged.
+  // Advances `s` by h (alpha_step). On failure `s` is left unchanged.
   StepResult step(State& s, double h) override;
   // 2 (second order for every ρ∞ with the Chung–Hulbert parameters; 1 across impacts).
   int order() const override { return 2; }
   std::string name() const override;
   void rows_changed() override;
   const AlphaParameters& parameters() const { return p_; }
-  // NSGA: the contacts of s that the smooth step carries as velocity rows (closed after the last
-  // step with no normal velocity, to tolerance, and frictionless) into `persistent`; true if any.
-  static bool persistent_contacts(const System& sys, const SolverSettings& settings, const State& s,
-                                  std::vector<char>& persistent);
-  // A persistent contact whose smooth force λ_N came out pulling is separating: it leaves the
-  // persistent set (the step is then solved again). True if any left.
-  static bool release_pulling(const VecX& lambda_N, std::vector<char>& persistent);
 
  private:
   void evaluate(const State& s, bool need_matrix);
-  // NSGA: the contacts carried by the smooth step (see step()); false if none.
-  bool choose_persistent(const State& s);
-  // NSGA: makes a_n and v̇_n consistent with contacts that become persistent in this step.
-  // True if it changed them.
-  bool restart_accelerations(State& s);
+  // AlphaStepper: the phases of the step in body poses (alpha_step.hpp).
+  void keep_start(const State& s) override;
+  void restore_start(State& s) override;
+  bool choose_persistent(const State& s) override;
+  bool restart_accelerations(State& s) override;
+  void plan_predictor(const State& s, double h, bool restarted) override;
   // One smooth generalized-α solve from s (predictor and Newton, newton_solve over the hooks
   // below) into trial_.
-  void smooth_solve(const State& s, double h, StepResult& res);
+  void smooth_solve(const State& s, double h, StepResult& res) override;
+  bool retry_full_newton(const State& s, double h, StepResult& res) override;
+  bool release_pulling() override;
+  bool apply_corrections(const State& s, double h, StepResult& res) override;
+  const char* correction_name() const override;
+  void discard_matrix() override;
+  void accept_step(State& s, double h, StepResult& res) override;
   // The predictor of the step from s into trial_ and hdq_.
   void predict(const State& s, double h);
   // Whether this step's matrix is kept, refactorized, or the mass iteration's (see smooth_solve).
@@ -103,7 +107,7 @@ class GeneralizedAlpha final : public Integrator, private NewtonProblem {
   void note_fresh_rate(double rate);
   // The mass iteration's body-diagonal stiffness blocks at x, handed to sparse_schur_.
   void body_stiffness_terms(const State& x, double h);
-  std::string failure_report(const State& start, const State& s, double h) const;
+  std::string failure_report(const State& start, double h) const override;
   // Step control: the local position error over its tolerance (≤ 1 acceptable).
   double scaled_local_error(const State& start, const State& x, double h) const;
   bool stabilized() const { return settings_.formulation == ConstraintFormulation::kStabilized; }

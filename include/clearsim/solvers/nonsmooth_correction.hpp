@@ -73,8 +73,28 @@ class NonsmoothCorrection {
   // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
   // decide which contacts may impact). Returns with Φ, B, g, G evaluated at the final x.
   bool positions(State& x, NonsmoothReport& rep, bool first);
+  // The position correction's active set at the current iterate (max rule) and its residual.
+  double position_active_set(const State& x);
+  // The position correction's matrix for iteration `it` (a chord, the factorization kept, or a
+  // fresh one; `slow`: the last iteration contracted slowly); false with rep.message.
+  bool position_matrix(int it, bool first, bool slow, double t, NonsmoothReport& rep);
+  // One increment of (U, ν_B, ν_N) from the residuals at the current iterate.
+  void position_increment(bool first_iterate);
   // Uses B, G, Φ_t at x as the last positions() call left them.
   bool velocities(const State& prev, State& x, NonsmoothReport& rep);
+  // The velocity jump's state across its passes: the factorization in use (or the chord),
+  // whether it is from an earlier step, the tolerance, the step size and the solves so far.
+  struct JumpSolve;
+  // The jump's candidates, carried contacts, smooth velocity ṽ = v, effective restitution and
+  // first active set.
+  void start_jump(const State& x, const VecX& v);
+  // One pass of the jump for the current restitution: W, μ, Λ solved with the active set
+  // updated until it settles (v = ṽ + W on return); false with rep.message.
+  bool jump_pass(State& x, VecX& v, JumpSolve& js, NonsmoothReport& rep);
+  // The max rule on the converged jump; true if the active set changed.
+  bool update_jump_active_set(const State& x, double h);
+  // Open, contact or impact per gap at q_{n+1}, v_{n+1} = v; G v into x.gdot_N.
+  void classify_contacts(State& x, const VecX& v) const;
   // Velocity jump with Coulomb friction at the closed contacts (Galvez et al. 2020; reference.md
   // §4.5): Λ_T − proj_{D(μΛ_N)}(Λ_T − r v_T) = 0, by semismooth Newton on all unknowns.
   bool friction(const State& x_smooth, State& x, const std::vector<char>& candidate,
@@ -95,6 +115,13 @@ class NonsmoothCorrection {
     MatX J, G;              // dense path: the rows [B; G_A] factored, and G at that time
     std::vector<char> active;
     bool valid = false;
+  };
+  struct JumpSolve {
+    Factorization* f = nullptr;
+    bool stale = false;
+    MassSaddleSchur* chord = nullptr;
+    double vtol = 0.0, h = 0.0;
+    int solves = 0;
   };
   void size_workspace();  // the constructors' common part
   // Φ, Φ_t, B and g, G at the configuration of x (into phi_, phi_t_, B_, g_, G_).

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/alpha_step.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/joint_tree.hpp"
@@ -35,7 +36,7 @@
 
 namespace cs {
 
-class TreeAlpha final : public Integrator, private NewtonProblem {
+class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaStepper {
  public:
   // The tree is built at the first step, whose start is its reference state.
   TreeAlpha(const System& sys, const SolverSettings& settings);
@@ -84,12 +85,23 @@ class TreeAlpha final : public Integrator, private NewtonProblem {
   // back (sized to the global rows if it is not).
   void gather_loop_lambda(const VecX& global, VecX& lam) const;
   void scatter_loop_lambda(const VecX& lam, VecX& global) const;
-  // One step in joint coordinates: the smooth step (with the persistent contacts' release under
-  // NSGA), then the NSGA corrections.
+  // One step in joint coordinates (alpha_step over the hooks below).
   StepResult joint_step(State& s, double h);
+  // AlphaStepper: the phases of the step in joint coordinates (alpha_step.hpp).
+  void keep_start(const State& s) override;
+  void restore_start(State& s) override;
+  void plan_predictor(const State& s, double h, bool restarted) override;
   // The smooth step's Newton iteration from s, leaving the iterate in q_, Q_, qd_, qdd_, a_, lam_
   // and lamN_.
-  void smooth_solve(const State& s, double h, StepResult& res);
+  void smooth_solve(const State& s, double h, StepResult& res) override;
+  // No full Newton here: the iteration matrix leaves out the derivatives of J.
+  bool retry_full_newton(const State&, double, StepResult&) override { return false; }
+  bool release_pulling() override;
+  // NSGA: the smooth result stored into trial_ and corrected there (correct()).
+  bool apply_corrections(const State& s, double h, StepResult& res) override;
+  const char* correction_name() const override { return "NSGA correction"; }
+  void discard_matrix() override { factored_h_ = -1.0; }
+  void accept_step(State& s, double h, StepResult& res) override;
   // The predictor of the step from s (q̈, multipliers, a, hΔq, q̇ and the configuration).
   void predict(const State& s, double h);
   // The Newton stop at the current iterate (see GeneralizedAlpha::step_tol).
@@ -108,11 +120,11 @@ class TreeAlpha final : public Integrator, private NewtonProblem {
   void store(double t, State& s);
   // NSGA (tree_nsga.cpp). The corrections, once the tree is built.
   void start_corrections();
-  // Persistent contacts as GeneralizedAlpha chooses them.
-  void choose_persistent(const State& s);
+  // Persistent contacts as in body poses (choose_persistent_contacts).
+  bool choose_persistent(const State& s) override;
   // a and q̈ of s made consistent with the persistent contacts at their onset (see
   // GeneralizedAlpha::restart_accelerations); false if nothing was done.
-  bool restart_accelerations(State& s);
+  bool restart_accelerations(State& s) override;
   // The corrections on the smooth step's result x (s: the state at t_n); the velocity jump and
   // its multipliers are left in joint coordinates (complete_outputs maps them).
   bool correct(const State& s, State& x, StepResult& res);
@@ -140,7 +152,7 @@ class TreeAlpha final : public Integrator, private NewtonProblem {
   bool factor(double t, double h);
   void write_state(double t, State& s) const;
   // Why the step from `start` to t failed, for the run's message.
-  std::string failure_report(const State& start, double t, double h) const;
+  std::string failure_report(const State& start, double h) const override;
   double scaled_local_error(const VecX& da, double h);
 
   const System& sys_;
@@ -176,7 +188,8 @@ class TreeAlpha final : public Integrator, private NewtonProblem {
   bool any_persistent_ = false, extrapolate_ = false;
   bool mass_only_ = false;  // the last factorization had no force tangents
   VecX lamN_, r_c_, gN_, lamN_hist_, v_body_, jump_;
-  VecX a_n_, qdd_n_;  // a_n and q̈_n of the step, before restart_accelerations
+  VecX a_n_, qdd_n_;               // a_n and q̈_n of the step, before restart_accelerations
+  int smooth_factorizations_ = 0;  // the smooth step's factorizations in this step (judge_cost)
   MatX G_body_;
   State trial_;
   // Predictor history: q̈ at the start of the last accepted step, its size and end time.
