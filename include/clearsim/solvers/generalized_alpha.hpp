@@ -50,7 +50,7 @@ double alpha_newton_cap(const SolverSettings& settings, double floor);
 
 // The body-pose space of the family's step (alpha_step): the smooth step and its Newton
 // iteration in body poses, the stabilized projections, and NSGA's persistent contact rows and
-// corrections there.
+// corrections there (body_nsga.cpp).
 class GeneralizedAlpha final : public Integrator, private NewtonProblem, private AlphaStepper {
  public:
   GeneralizedAlpha(const System& sys, const SolverSettings& settings);
