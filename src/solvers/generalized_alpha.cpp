@@ -23,10 +23,10 @@ namespace {
 // The mass iteration gives way to the full matrix when an iteration contracts slower than this.
 // Sliding contacts on small clearances contract at about h·v_slide/c per iteration (the velocity
 // rows leave out ∂(G v)/∂q, as the full matrix does too): 0.3 was seen on seed 000.
-constexpr double kMassRate = 0.5;
+constexpr double kMassRate = newton_stop::kFreshGiveUpRate;
 // Outside NSGA the mass iteration keeps its factorization from step to step and refreshes it at
 // the current rows when an iteration contracts slower than this.
-constexpr double kMassRefresh = 0.001;
+constexpr double kMassRefresh = newton_stop::kMovingRowsRefreshRate;
 // A fresh factorization of M alone that contracts slower than this tries the body-diagonal
 // stiffness blocks (see body_stiffness_terms and note_fresh_rate).
 constexpr double kStiffRate = 0.03;
@@ -476,7 +476,7 @@ bool GeneralizedAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) 
   if (mass_iterating()) {
     if (!mass_matrix_ready(it, tr, res)) return false;
   } else if (!(!c.mass_iteration && (!c.modified || factored_h_ < 0.0)) && it >= 2 &&
-             tr.slower_than(0.25)) {
+             tr.slower_than(newton_stop::kLuRefreshRate)) {
     // Modified Newton refreshes the matrix when contraction is slow (rate above 1/4).
     evaluate(trial_, true);
     factored_h_ = -1.0;

@@ -309,7 +309,7 @@ NewtonCheck PenaltyAlpha::evaluate_iterate(int it, const NewtonTrace& tr) {
 bool PenaltyAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
   NewtonSolve& c = solve_;
   const bool need_matrix = !c.modified || factored_h_ < 0.0;
-  if (!need_matrix && it >= 2 && tr.slower_than(0.25)) {
+  if (!need_matrix && it >= 2 && tr.slower_than(newton_stop::kLuRefreshRate)) {
     evaluate(trial_, true);  // slow contraction: a fresh matrix (modified Newton)
     factored_h_ = -1.0;
   }

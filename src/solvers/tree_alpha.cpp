@@ -14,9 +14,8 @@ namespace cs {
 
 namespace {
 // A factorization from an earlier step is refreshed at the current iterate when an iteration
-// contracts slower than this (JᵀMJ moves with the configuration; GeneralizedAlpha's mass iteration
-// uses the same bound for its moving rows).
-constexpr double kRefresh = 1e-3;
+// contracts slower than this (JᵀMJ moves with the configuration, newton_stop.hpp).
+constexpr double kRefresh = newton_stop::kMovingRowsRefreshRate;
 // Under NSGA the rows of a persistent contact turn at the journal's sliding speed over the
 // clearance, v/c (≈ 10³–10⁴ rad/s in the Flores slider–crank), a term of the tangent that the
 // iteration matrix leaves out; in sliding contact a factorization at the current iterate
@@ -28,7 +27,7 @@ constexpr double kNsgaRefresh = 0.5;
 // Pivots below this fraction of the largest make the iteration matrix singular.
 constexpr double kSingularPivot = 1e-15;
 // A fresh factorization that contracts slower than this fails the attempt (the driver splits).
-constexpr double kSlowRate = 0.5;
+constexpr double kSlowRate = newton_stop::kFreshGiveUpRate;
 // The cost is judged every this many steps: above kMaxFactorRate factorizations per step since the
 // start the run goes over to body poses (see judge_cost()).
 constexpr long kJudgeSteps = 32;

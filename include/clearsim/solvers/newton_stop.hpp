@@ -29,6 +29,18 @@ inline constexpr double kNoiseBand = 128.0;
 // kDivergenceMotion times the step's predicted motion (GeneralizedAlpha::smooth_solve).
 inline constexpr double kDivergenceGrowth = 10.0;
 inline constexpr double kDivergenceMotion = 100.0;
+// Matrix refresh, one rule with a rate per kind of matrix: modified Newton refactorizes a matrix
+// kept from an earlier iterate or step at the current iterate when an increment shrinks by less
+// than the rate — the cheaper the factorization against a solve, the sooner.
+//   kLuRefreshRate: the LU of the full iteration matrix (body poses, the penalty family), from
+//   the third iteration on;
+//   kMovingRowsRefreshRate: a matrix whose rows move with the configuration and whose solve is
+//   cheap (the mass iteration's Schur complement, joint coordinates' JᵀMJ).
+// A fresh factorization that still contracts slower than kFreshGiveUpRate is not the right
+// matrix: the mass iteration gives way to the full LU, joint coordinates fail the attempt.
+inline constexpr double kLuRefreshRate = 0.25;
+inline constexpr double kMovingRowsRefreshRate = 1e-3;
+inline constexpr double kFreshGiveUpRate = 0.5;
 // True if the increment dx of iteration `it` diverges: kDivergenceGrowth times the last one and
 // kDivergenceMotion times the step's own motion.
 inline bool diverges(int it, double dx, double last_dx, double motion) {
