@@ -20,6 +20,7 @@
 #include "clearsim/io/progress.hpp"
 #include "clearsim/io/result_writer.hpp"
 #include "clearsim/io/vtk_series.hpp"
+#include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
@@ -101,17 +102,21 @@ std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace, cs::PlausibilityWatch& watch, std::string model)
+         PaceWarning& pace, cs::PlausibilityWatch& watch, std::string model,
+         const cs::DirectSensitivity* sens)
       : channels_(channels),
         csv_(csv),
         bar_(bar),
         pace_(pace),
         watch_(watch),
-        model_(std::move(model)) {}
+        model_(std::move(model)),
+        sens_(sens) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
     failure_ = non_finite_channel(channels_, values_, s.t);
+    // Derivatives may be NaN where they do not exist (said by a warning), not a failure.
+    if (sens_) sens_->channel_derivatives(s, stats, values_);
     if (failure_.empty()) csv_.write(s.t, values_);
     // Issue 28: what no real mechanism does (a joint far past its clearance) is said at once.
     for (const std::string& w : watch_.check(s, stats))
@@ -137,7 +142,8 @@ class Output final : public cs::StepObserver {
   PaceWarning& pace_;
   cs::PlausibilityWatch& watch_;
   std::string model_;
-  std::size_t warned_ = 0;  // stats.warnings printed so far
+  const cs::DirectSensitivity* sens_;  // null: no sensitivity columns
+  std::size_t warned_ = 0;             // stats.warnings printed so far
   std::vector<double> values_;
   std::string failure_;
 };
@@ -284,6 +290,7 @@ struct RunOptions {
   // --end, --step, --every as typed: they become the overrides solver.end=..., so that the
   // reader checks them exactly like the file's values (no value is ignored for being <= 0).
   std::optional<std::string> end, step, every;
+  std::vector<std::string> sensitivities;  // --sensitivity PATH
   bool quiet = false;
 };
 
@@ -348,6 +355,25 @@ int report_interrupted(const std::string& out, const cs::RunStats& stats, long r
   return 128 + sig;
 }
 
+// The sensitivities --sensitivity asks for (null when none), with the run's settings adapted to
+// them; throws when the model or its settings have none (std::invalid_argument) or a path is not
+// a parameter (ModelFileError).
+std::unique_ptr<cs::DirectSensitivity> sensitivities(const RunOptions& o, cs::LoadedModel& lm,
+                                                     const cs::System& sys,
+                                                     const cs::ChannelSet& channels) {
+  if (o.sensitivities.empty()) return nullptr;
+  if (const std::string why = cs::DirectSensitivity::unsupported(sys, lm.run); !why.empty())
+    throw std::invalid_argument("--sensitivity: " + why);
+  std::string note;
+  lm.run = cs::DirectSensitivity::adapted(lm.run, note);
+  if (!note.empty()) std::fprintf(stderr, "%s: note: %s\n", o.model.c_str(), note.c_str());
+  std::ifstream in(o.model, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::make_unique<cs::DirectSensitivity>(text.str(), o.model, run_overrides(o),
+                                                 o.sensitivities, channels.names(), sys, lm.run);
+}
+
 int run(const RunOptions& o) {
   cs::LoadedModel lm = cs::load_model_file(o.model, run_overrides(o));
   if (!o.vtk.empty()) lm.run.output.vtk = o.vtk;
@@ -368,16 +394,20 @@ int run(const RunOptions& o) {
       return 1;
     }
   }
+  const std::unique_ptr<cs::DirectSensitivity> sens = sensitivities(o, lm, sys, *channels);
+  std::vector<std::string> columns = channels->names();
+  if (sens)
+    for (const auto& c : sens->column_names()) columns.push_back(c);
   const std::string out = result_path(o, lm);
-  warn_if_huge(o.model, lm.run, channels->names().size());
+  warn_if_huge(o.model, lm.run, columns.size());
   for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
     std::fprintf(stderr, "%s: warning: %s\n", o.model.c_str(), w.c_str());
-  const auto writer = cs::open_result_writer(out, channels->names(), metadata(lm, o));
+  const auto writer = cs::open_result_writer(out, columns, metadata(lm, o));
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
   cs::PlausibilityWatch watch(sys);
-  Output observer(*channels, csv, bar, pace, watch, o.model);
+  Output observer(*channels, csv, bar, pace, watch, o.model, sens.get());
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())
@@ -385,15 +415,20 @@ int run(const RunOptions& o) {
                                             observer);
   std::vector<std::string> notes;
   cs::State s;
-  const cs::RunStats stats = cs::run_analysis(
-      sys, lm.run, vtk ? static_cast<cs::StepObserver&>(*vtk) : observer, s, notes);
+  cs::StepObserver& watcher = vtk ? static_cast<cs::StepObserver&>(*vtk) : observer;
+  const cs::RunStats stats = sens
+                                 ? cs::run_with_sensitivities(sys, lm.run, *sens, watcher, s, notes)
+                                 : cs::run_analysis(sys, lm.run, watcher, s, notes);
   bar.finish();
+  if (sens)
+    for (const auto& w : sens->warnings())
+      std::fprintf(stderr, "%s: warning: %s\n", o.model.c_str(), w.c_str());
   csv.flush();
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", o.model.c_str(), n.c_str());
   if (!o.quiet) {
     std::fprintf(stderr, "%s\n", cs::summary(stats, analysis_name(lm.run.solver.analysis)).c_str());
     std::fprintf(stderr, "results: %s (%ld rows, %zu channels)\n", out.c_str(), csv.rows(),
-                 channels->names().size());
+                 columns.size());
   }
   if (!observer.failure().empty()) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), observer.failure().c_str());
@@ -431,6 +466,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", ro.sets,
                       "override a value of the model file: PATH=VALUE, e.g. "
                       "joints.rod_slider.clearance.radial=1e-3 (repeatable; value in YAML)");
+  run_cmd->add_option("--sensitivity", ro.sensitivities,
+                      "add the derivative of every channel with respect to this number of the "
+                      "model file, columns d(<channel>)/d(PATH) (repeatable; docs/sensitivity.md)");
 
   std::vector<std::string> check_sets;
   auto* check_cmd = app.add_subcommand("check", "validate a model file without running it");

@@ -31,15 +31,16 @@ struct Part {
 
 class OverrideError {
  public:
-  OverrideError(const Source& source, std::string label)
-      : source_(source), label_(std::move(label)) {}
+  // `what` names the kind of path in messages: "override PATH=VALUE: ...".
+  OverrideError(const Source& source, std::string label, std::string what = "override ")
+      : source_(source), label_(std::move(label)), what_(std::move(what)) {}
   [[noreturn]] void fail(const std::string& message) const {
-    throw ModelFileError(source_.name(), 0, 0, "override " + label_ + ": " + message);
+    throw ModelFileError(source_.name(), 0, 0, what_ + label_ + ": " + message);
   }
 
  private:
   const Source& source_;
-  std::string label_;
+  std::string label_, what_;
 };
 
 std::optional<std::size_t> parse_index(std::string_view s) {
@@ -168,6 +169,20 @@ void apply_one(YAML::Node& doc, const Override& o, int line, const OverrideError
 }
 
 }  // namespace
+
+YAML::Node node_at(const YAML::Node& doc, const std::string& path, const std::string& label,
+                   const Source& source) {
+  const OverrideError err(source, label, "");
+  YAML::Node node = doc;
+  std::string at;
+  for (const Part& part : parse_path(path, err)) {
+    std::optional<YAML::Node> next = child(node, part, at, err);
+    if (!next) fail_missing(node, part.key, at, err);
+    at = extend(at, part);
+    node.reset(*next);
+  }
+  return node;
+}
 
 void apply_overrides(YAML::Node& doc, int text_lines, const std::vector<Override>& overrides,
                      Source& source) {

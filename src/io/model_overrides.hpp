@@ -18,4 +18,9 @@ namespace cs::model_file {
 void apply_overrides(YAML::Node& doc, int text_lines, const std::vector<Override>& overrides,
                      Source& source);
 
+// The node at `path` of `doc` (as an override names it); throws ModelFileError, labelled with
+// `label`, when the path leads nowhere.
+YAML::Node node_at(const YAML::Node& doc, const std::string& path, const std::string& label,
+                   const Source& source);
+
 }  // namespace cs::model_file

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -309,6 +311,25 @@ LoadedModel load_model_string(const std::string& yaml_text, const std::string& d
   }
   out.warnings = source.warnings();
   return out;
+}
+
+double read_model_scalar(const std::string& yaml_text, const std::string& display_name,
+                         const std::vector<Override>& overrides, const std::string& path) {
+  model_file::Source source(display_name);
+  YAML::Node doc = model_file::parse_document(yaml_text, source);
+  const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
+  model_file::apply_overrides(doc, lines, overrides, source);
+  const std::string label = "--sensitivity " + path;
+  const YAML::Node node = model_file::node_at(doc, path, label, source);
+  if (node.IsScalar()) {
+    const std::string& text = node.Scalar();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0' && std::isfinite(value)) return value;
+  }
+  throw ModelFileError(display_name, 0, 0,
+                       label + ": the value there is not a number (a sensitivity is taken with " +
+                           "respect to a numeric scalar of the model file)");
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {

@@ -398,7 +398,6 @@ void GeneralizedAlpha::predict(const State& s, double h) {
   // little every step, and fast sliding contacts iterate at the rate h·v/c of the velocity rows,
   // so the gain in iterations is smaller there.
   const int p = gap_rows_;
-  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   State& x = trial_;
   x.t = s.t + h;
   x.vdot = s.vdot;
@@ -415,11 +414,16 @@ void GeneralizedAlpha::predict(const State& s, double h) {
     for (int j = 0; j < p; ++j)
       if (persistent_[j]) x.lambda_N(j) += r * (s.lambda_N(j) - lambda_N_hist_(j));
   }
+  alpha_update(p_, s, h, x, hdq_);
+}
+
+void alpha_update(const AlphaParameters& p, const State& s, double h, State& x, VecX& hdq) {
+  const double am = p.alpha_m, af = p.alpha_f, beta = p.beta, gamma = p.gamma;
   // (1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) v̇_{n+1} + α_f v̇_n
   x.a = ((1.0 - af) * x.vdot + af * s.vdot - am * s.a) / (1.0 - am);
-  hdq_ = h * (s.v + h * (0.5 - beta) * s.a + h * beta * x.a);
+  hdq = h * (s.v + h * (0.5 - beta) * s.a + h * beta * x.a);
   x.v = s.v + h * (1.0 - gamma) * s.a + h * gamma * x.a;
-  integrate_configuration(s, hdq_, x);
+  integrate_configuration(s, hdq, x);
 }
 
 void GeneralizedAlpha::choose_matrix(double h) {
@@ -560,14 +564,24 @@ double GeneralizedAlpha::solve() {
   if (m > 0) rhs_.segment(n, m) = stabilized() ? VecX(-r_v_ / c.gamma_p) : VecX(-phi_);
   for (int j = 0; j < p; ++j)
     rhs_(n + m + j) = persistent_[j] ? -r_c_(j) / c.gamma_p : -trial_.lambda_N(j) / c.beta_p;
-  if (mass_iterating() && mass_schur_) {
-    mass_schur_->solve_gaps(rhs_);
-  } else if (mass_iterating()) {
-    sparse_schur_->solve(rhs_);
-  } else {
-    ls_.solve(rhs_);
-  }
+  solve_in_place(rhs_);
   return rhs_.head(n).lpNorm<Eigen::Infinity>();
+}
+
+void GeneralizedAlpha::solve_in_place(VecX& rhs) {
+  if (mass_iterating() && mass_schur_) {
+    mass_schur_->solve_gaps(rhs);
+  } else if (mass_iterating()) {
+    sparse_schur_->solve(rhs);
+  } else {
+    ls_.solve(rhs);
+  }
+}
+
+bool GeneralizedAlpha::solve_step_matrix(VecX& rhs) {
+  if (factored_h_ < 0.0 && !mass_iterating()) return false;  // nothing factorized to trust
+  solve_in_place(rhs);
+  return rhs.allFinite();
 }
 
 bool GeneralizedAlpha::watches_divergence() const { return !mass_iterating(); }

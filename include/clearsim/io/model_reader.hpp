@@ -73,4 +73,10 @@ LoadedModel load_model_file(const std::string& path, const std::vector<Override>
 LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
                               const std::vector<Override>& overrides = {});
 
+// The number at `path` (as an Override names it) in the model text with `overrides` applied:
+// what a sensitivity differentiates with respect to. Throws ModelFileError naming the path when
+// it leads nowhere or to something that is not a number (a map, a list, a name).
+double read_model_scalar(const std::string& yaml_text, const std::string& display_name,
+                         const std::vector<Override>& overrides, const std::string& path);
+
 }  // namespace cs

@@ -38,6 +38,11 @@ struct AlphaParameters {
   double gamma_prime(double h) const { return gamma / (h * beta); }
 };
 
+// The explicit part of a step of size h from s, given the unknown v̇_{n+1} in x.vdot: a_{n+1},
+// the increment hΔq, v_{n+1} and q_{n+1} = q_n ∘ exp(hΔq) into x and hdq (the formulas at the
+// top of this file; the predictor and the step's tangent use it).
+void alpha_update(const AlphaParameters& p, const State& s, double h, State& x, VecX& hdq);
+
 // The local position error of a generalized-α step from `start` to `x` (Zienkiewicz–Xie,
 // h²|β − 1/6|‖a_{n+1} − a_n‖) over its tolerance, ≤ 1 acceptable: the step control of every
 // formulation of the family (see GeneralizedAlpha::scaled_local_error).
@@ -62,6 +67,7 @@ class GeneralizedAlpha final : public Integrator, private NewtonProblem, private
   std::string name() const override;
   void rows_changed() override;
   const AlphaParameters& parameters() const { return p_; }
+  bool solve_step_matrix(VecX& rhs) override;
 
  private:
   void evaluate(const State& s, bool need_matrix);
@@ -89,6 +95,8 @@ class GeneralizedAlpha final : public Integrator, private NewtonProblem, private
   double position_tol(const State& it) const;
   double step_tol(const State& it) const;
   bool mass_iterating() const;
+  // Solves the current iteration matrix (LU, or the mass iteration's Schur complement) in place.
+  void solve_in_place(VecX& rhs);
   // The mass iteration's factorization, refreshed when it contracts slowly; false (res.message)
   // when it must give way to the full matrix.
   bool mass_matrix_ready(int it, const NewtonTrace& tr, StepResult& res);

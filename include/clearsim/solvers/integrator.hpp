@@ -38,6 +38,10 @@ class Integrator {
   // Fills what a step leaves out of `s` for speed and the outputs read (the joint-coordinate
   // integrator's reactions λ). Called before every output of an accepted step.
   virtual void complete_outputs(State& /*s*/) {}
+  // The tangent of the last accepted step (sensitivities): solves its iteration matrix in place,
+  // rhs = [−r_q/β′; −Φ] → [ξ; δλ/β′] in generalized-α's scaling (generalized_alpha.hpp). False
+  // when the integrator offers none.
+  virtual bool solve_step_matrix(VecX& /*rhs*/) { return false; }
 };
 
 }  // namespace cs

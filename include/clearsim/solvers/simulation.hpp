@@ -65,6 +65,9 @@ class Simulation {
   // The size of the next step: fixed, or the adaptive controller's next attempt [s].
   double step_size() const;
   bool adaptive() const { return settings_.solver.adaptive; }
+  // The last step's iteration matrix solved in place (Integrator::solve_step_matrix): for the
+  // tangent of the step (sensitivities). False if the integrator offers none.
+  bool solve_step_matrix(VecX& rhs) { return integrator_ && integrator_->solve_step_matrix(rhs); }
 
  private:
   // One accepted step towards t_stop (adaptive steps do not pass it), without outputs.

@@ -1,0 +1,117 @@
+// Direct (forward) sensitivities of a dynamic analysis: dS/dp of the computed discrete solution
+// for each parameter p, a numeric scalar of the model file named as --set names it
+// (docs/sensitivity.md).
+//
+// The derivative of the step, not of the continuous equations: at the converged step
+// R(X; S_n, p) = 0, with X = (v̇_{n+1}, λ_{n+1}) the unknowns and R = (M v̇ − f + Bᵀλ, Φ) at the
+// state the step's formulas make of them (alpha_update), the tangent dX solves
+//   R_X dX = −(R_S dS_n + R_p),
+// iterated as the Newton iteration itself is, with the step's own factorization A ≈ R_X:
+//   dX ← dX − A⁻¹ (R_X dX + R_S dS_n + R_p)
+// (the tangent linear model of the Newton iteration: it contracts at the Newton iteration's rate
+// and converges to the exact discrete tangent whatever A leaves out). R_X dX + R_S dS_n is exact,
+// from the elements' own tangents (∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q) and the step's formulas
+// differentiated; R_p is the difference of the residual between the parameter's models
+// p(1 ± 1e-3), p(1 ± 2e-3) (Richardson, O(δ⁴)). Differences of perturbed states would not do
+// for R_X, R_S: the mass matrix's conditioning (a point mass's 1e-10 kg·m²) amplifies their
+// round-off to 1e-5 relative. dS₀ is the same difference of the perturbed models' consistent
+// initial states; a channel's derivative, of the channel along the state's tangent.
+//
+// Scope: generalized-α family (generalized-alpha, newmark, hht, trapezoidal) in body poses,
+// index-3 constraints, fixed steps, forces of every kind (compliant and lubricated contacts
+// included, their memory differentiated as a function of the state it is updated from);
+// unsupported() says what else is refused and why.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/run_stats.hpp"
+#include "clearsim/solvers/settings.hpp"
+
+namespace cs {
+
+class Simulation;
+
+class DirectSensitivity {
+ public:
+  // The parameters `paths` of the model text (with the run's `overrides`) around the nominal
+  // system `sys` run with `run`, for the output channels `channels`. Throws ModelFileError
+  // naming a path that is not a number, that is a setting (solver., output.), or whose change
+  // alters the model's structure (bodies, rows).
+  DirectSensitivity(const std::string& text, const std::string& name,
+                    const std::vector<Override>& overrides, const std::vector<std::string>& paths,
+                    const std::vector<std::string>& channels, const System& sys,
+                    const RunSettings& run);
+  ~DirectSensitivity();
+  DirectSensitivity(const DirectSensitivity&) = delete;
+  DirectSensitivity& operator=(const DirectSensitivity&) = delete;
+
+  // Why this model with these settings has no sensitivities here (empty if it has).
+  static std::string unsupported(const System& sys, const RunSettings& run);
+  // Settings as a sensitivity run needs them: solver.coordinates auto becomes body poses (the
+  // tangent is written there); `note` says so when it changed anything.
+  static RunSettings adapted(RunSettings run, std::string& note);
+
+  // dS₀/dp at the nominal initial state s0; false with `why` if a perturbed model cannot start.
+  bool start(const State& s0, std::string& why);
+  // Propagates every dS/dp over the accepted step of `sim` from prev to s (one step of size
+  // s.t − prev.t; `split`: the run loop split it, and the tangents become NaN from here, with a
+  // warning).
+  void step(const State& prev, const State& s, Simulation& sim, bool split);
+  // Column names d(<channel>)/d(<path>), parameter-major.
+  std::vector<std::string> column_names() const;
+  // d(channel)/dp at s for every parameter and channel (column_names' order) appended to out.
+  void channel_derivatives(const State& s, const RunStats& stats, std::vector<double>& out) const;
+
+  const std::vector<std::string>& paths() const { return paths_; }
+  const StateTangent& tangent(std::size_t k) const;
+  // What went wrong without stopping the run (a tangent that did not converge, a split step):
+  // each said once, with its time.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ public:
+  struct Parameter;  // a path, its perturbed models and its tangent (direct_sensitivity.cpp)
+
+ private:
+  // R = (M v̇ − f + Bᵀλ, Φ) of the step of size h from `prev` at the unknowns (vdot, lambda), in
+  // the system `sys`; the state the step makes of them into x.
+  void residual(const System& sys, const State& prev, double h, const VecX& vdot,
+                const VecX& lambda, State& x, VecX& r) const;
+  // The exact Jacobians of the residual at the converged step from prev to s (into lin_).
+  void linearize(const State& prev, const State& s);
+  // The step's formulas and residual differentiated along (dS_n, dv̇, dλ): the new state's
+  // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
+  void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda, double h,
+                   StateTangent& next, VecX& dR) const;
+  // The tangent of one step for parameter k (false if it did not converge).
+  bool step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
+  void warn(const std::string& message);
+
+  const System& sys_;
+  RunSettings run_;
+  AlphaParameters p_;
+  std::vector<std::string> paths_, channels_;
+  std::vector<std::unique_ptr<Parameter>> params_;
+  std::vector<std::string> warnings_;
+  bool broken_ = false;  // a split step: every tangent is NaN from there
+  struct Linearization {
+    MatX dfdq, dfdv, B, K;
+    VecX hdq;
+  } lin_;
+  mutable std::vector<BodyKinematics> kin_;
+  mutable VecX f_, hdq_;
+};
+
+// A dynamic run with sensitivities: run_analysis's dynamic run with every dS/dp of `sens`
+// propagated over each accepted step before `observer` sees it (its on_output may read
+// sens.channel_derivatives). `settings` as DirectSensitivity::adapted made them.
+RunStats run_with_sensitivities(System& sys, const RunSettings& settings, DirectSensitivity& sens,
+                                StepObserver& observer, State& s, std::vector<std::string>& notes);
+
+}  // namespace cs

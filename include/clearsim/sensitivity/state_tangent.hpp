@@ -1,0 +1,27 @@
+// A direction in the state space of body poses: what a sensitivity dS/dp is. Positions are on
+// the group: per body [δx_W; δθ_B], the body-frame rotation R ∘ exp(δθ), as the step's
+// increments are (integrate_configuration).
+#pragma once
+
+#include "clearsim/state/state.hpp"
+
+namespace cs {
+
+struct StateTangent {
+  VecX q;  // 6 per body: δx_W, δθ_B
+  VecX v, a, vdot, lambda;
+  VecX memory;  // the elements' memory (State::memory): what a contact remembers of its onset
+
+  static StateTangent zero(const State& s);
+  bool all_finite() const;
+  void fill_nan();
+};
+
+// s displaced by eps·d: x_W + eps δx, R exp(eps δθ), v + eps δv, ...
+State displaced(const State& s, const StateTangent& d, double eps);
+
+// The central difference (plus ⊖ minus)/(2 eps), rotations by log(R₋ᵀR₊) (exact to O(eps²) at
+// the midpoint).
+StateTangent central_difference(const State& plus, const State& minus, double eps);
+
+}  // namespace cs

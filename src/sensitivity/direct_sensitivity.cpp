@@ -1,0 +1,388 @@
+#include "clearsim/sensitivity/direct_sensitivity.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "clearsim/io/channels.hpp"
+#include "clearsim/math/so3.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace cs {
+
+namespace {
+// The parameter's models are p(1 ± δ) and p(1 ± 2δ), δ = kRelativeStep (or p ± kZeroStep, ± 2
+// kZeroStep when p = 0), and every difference in p is Richardson's of the two central ones,
+// O(δ⁴). A large δ keeps round-off small where it is amplified: a constraint row's R_p reaches
+// the accelerations multiplied by β′ ~ 1/h² (a driver's θ − ωt differenced at δ = 1e-6 left
+// 2e-4 relative noise in the slider–crank's accelerations; at 1e-3, Richardson's truncation is
+// 1e-12 and the round-off 1e-13).
+constexpr double kRelativeStep = 1e-3;
+constexpr double kZeroStep = 1e-6;
+constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
+// The tangent iteration stops when its last change of dv̇ is kTangentTol of dv̇, or stops
+// shrinking below kStallFloor of it, and gives up after kMaxTangentIterations (the tangent is
+// then NaN, with a warning).
+constexpr double kTangentTol = 1e-12;
+constexpr double kStallFloor = 1e-8;
+constexpr int kMaxTangentIterations = 50;
+
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+}  // namespace
+
+struct DirectSensitivity::Parameter {
+  std::string path;
+  double eps[2] = {0.0, 0.0};  // half the differences of the ±1 and ±2 models' values
+  LoadedModel model[kModels];
+  std::unique_ptr<System> sys[kModels];
+  std::unique_ptr<ChannelSet> ch[kModels];
+  StateTangent d;  // dS/dp at the current state
+
+  // Richardson's O(δ⁴) derivative from the central differences c1 (±1) and c2 (±2).
+  template <class T>
+  T richardson(const T& c1, const T& c2) const {
+    const double a = eps[0] * eps[0], b = eps[1] * eps[1];
+    return (b * c1 - a * c2) / (b - a);
+  }
+};
+
+namespace {
+StateTangent combine(const DirectSensitivity::Parameter& par, const StateTangent& c1,
+                     const StateTangent& c2) {
+  StateTangent d;
+  d.q = par.richardson(c1.q, c2.q);
+  d.v = par.richardson(c1.v, c2.v);
+  d.a = par.richardson(c1.a, c2.a);
+  d.vdot = par.richardson(c1.vdot, c2.vdot);
+  d.lambda = par.richardson(c1.lambda, c2.lambda);
+  d.memory = par.richardson(c1.memory, c2.memory);
+  return d;
+}
+}  // namespace
+
+std::string DirectSensitivity::unsupported(const System& sys, const RunSettings& run) {
+  const SolverSettings& st = run.solver;
+  if (st.analysis != Analysis::kDynamic)
+    return "sensitivities are computed for dynamic analyses only";
+  switch (st.integrator) {
+    case IntegratorKind::kGeneralizedAlpha:
+    case IntegratorKind::kNewmark:
+    case IntegratorKind::kHht:
+    case IntegratorKind::kTrapezoidal:
+      break;
+    case IntegratorKind::kNsga:
+      return "sensitivities through NSGA's impacts are not implemented (solver.integrator: nsga)";
+    default:
+      return "the explicit Runge-Kutta integrators have no sensitivities (use the "
+             "generalized-alpha family)";
+  }
+  if (st.formulation != ConstraintFormulation::kIndex3)
+    return "sensitivities need solver.formulation: index3 (the stabilized projections and the "
+           "penalty formulations are not differentiated)";
+  if (st.adaptive)
+    return "sensitivities need fixed steps (solver.adaptive: false): adaptive step sizes "
+           "depend on the parameter";
+  if (st.coordinates == CoordinateChoice::kJoint)
+    return "sensitivities are computed in body poses (solver.coordinates: absolute or auto)";
+  if (sys.num_gaps() > 0)
+    return "the model has unilateral contacts (NSGA): sensitivities through impacts are not "
+           "implemented";
+  return {};
+}
+
+RunSettings DirectSensitivity::adapted(RunSettings run, std::string& note) {
+  if (run.solver.coordinates == CoordinateChoice::kAuto) {
+    run.solver.coordinates = CoordinateChoice::kAbsolute;
+    note = "sensitivities: the run integrates in body poses (solver.coordinates: absolute)";
+  }
+  return run;
+}
+
+DirectSensitivity::DirectSensitivity(const std::string& text, const std::string& name,
+                                     const std::vector<Override>& overrides,
+                                     const std::vector<std::string>& paths,
+                                     const std::vector<std::string>& channels, const System& sys,
+                                     const RunSettings& run)
+    : sys_(sys),
+      run_(run),
+      p_(AlphaParameters::from_settings(run.solver)),
+      paths_(paths),
+      channels_(channels) {
+  for (const std::string& path : paths) {
+    const std::string label = "--sensitivity " + path;
+    if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
+      throw ModelFileError(name, 0, 0,
+                           label + ": a solver or output setting is not a model parameter");
+    const double value = read_model_scalar(text, name, overrides, path);
+    const double step = value != 0.0 ? kRelativeStep * std::abs(value) : kZeroStep;
+    auto par = std::make_unique<Parameter>();
+    par->path = path;
+    double values[kModels];
+    for (int k = 0; k < kModels; ++k) {
+      const double offset = (k < 2 ? 1.0 : 2.0) * (k % 2 == 0 ? 1.0 : -1.0);
+      const std::string text_value = number(value + offset * step);
+      values[k] = std::strtod(text_value.c_str(), nullptr);
+      std::vector<Override> o = overrides;
+      o.push_back({path, text_value, label});
+      par->model[k] = load_model_string(text, name, o);
+      par->sys[k] = std::make_unique<System>(par->model[k].model);
+      const System& ps = *par->sys[k];
+      if (ps.num_dofs() != sys.num_dofs() || ps.num_constraints() != sys.num_constraints() ||
+          ps.num_gaps() != sys.num_gaps())
+        throw ModelFileError(name, 0, 0,
+                             label +
+                                 ": changing this value changes the model's structure "
+                                 "(bodies or constraint rows), so it has no derivative");
+      par->ch[k] = std::make_unique<ChannelSet>(ps, channels);
+    }
+    par->eps[0] = 0.5 * (values[0] - values[1]);
+    par->eps[1] = 0.5 * (values[2] - values[3]);
+    params_.push_back(std::move(par));
+  }
+}
+
+DirectSensitivity::~DirectSensitivity() = default;
+
+const StateTangent& DirectSensitivity::tangent(std::size_t k) const { return params_.at(k)->d; }
+
+void DirectSensitivity::warn(const std::string& message) {
+  for (const std::string& w : warnings_)
+    if (w == message) return;
+  warnings_.push_back(message);
+}
+
+bool DirectSensitivity::start(const State& s0, std::string& why) {
+  for (auto& par : params_) {
+    State ends[kModels];
+    for (int k = 0; k < kModels; ++k) {
+      Simulation sim(*par->sys[k], run_);
+      std::vector<std::string> notes;
+      if (!sim.initialize(notes)) {
+        why = "--sensitivity " + par->path +
+              ": the perturbed model cannot start: " + sim.stats().message;
+        return false;
+      }
+      ends[k] = sim.state();
+      if (ends[k].lambda.size() != s0.lambda.size()) {  // a redundant row removed on one side
+        why = "--sensitivity " + par->path +
+              ": the perturbed model keeps other constraint rows at the start";
+        return false;
+      }
+    }
+    par->d = combine(*par, central_difference(ends[0], ends[1], par->eps[0]),
+                     central_difference(ends[2], ends[3], par->eps[1]));
+  }
+  return true;
+}
+
+void DirectSensitivity::residual(const System& sys, const State& prev, double h, const VecX& vdot,
+                                 const VecX& lambda, State& x, VecX& r) const {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  x.t = prev.t + h;
+  x.memory = prev.memory;  // the step's forces read the memory of its start
+  x.vdot = vdot;
+  x.lambda = lambda;
+  alpha_update(p_, prev, h, x, hdq_);
+  sys.gather(x, kin_);
+  sys.forces(kin_, x.t, f_, MatrixSink(), MatrixSink());
+  VecX r_q, phi(m);
+  sys.mass_times(x.vdot, r_q);
+  r_q -= f_;
+  if (m > 0) sys.constraint_products(kin_, x.t, x.lambda, nullptr, phi, r_q, nullptr);
+  r.resize(n + m);
+  r << r_q, phi;
+}
+
+void DirectSensitivity::linearize(const State& prev, const State& s) {
+  // The exact Jacobians at the converged step (the elements' own tangents, checked against
+  // finite differences where they are written): ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q at x_{n+1}, and the
+  // step's hΔq for the group update's derivative.
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  State x = s;
+  alpha_update(p_, prev, s.t - prev.t, x, hdq_);
+  sys_.gather(s, kin_);
+  lin_.dfdq.setZero(n, n);
+  lin_.dfdv.setZero(n, n);
+  sys_.forces(kin_, s.t, f_, MatrixSink(&lin_.dfdq), MatrixSink(&lin_.dfdv));
+  lin_.B.setZero(m, n);
+  lin_.K.setZero(n, n);
+  if (m > 0) {
+    sys_.constraints(kin_, s.t, nullptr, MatrixSink(&lin_.B), nullptr, nullptr);
+    sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&lin_.K));
+  }
+  lin_.hdq = hdq_;
+}
+
+void DirectSensitivity::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                                    double h, StateTangent& next, VecX& dR) const {
+  // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
+  // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
+  next.vdot = dvdot;
+  next.lambda = dlambda;
+  next.a = ((1.0 - af) * dvdot + af * dS.vdot - am * dS.a) / (1.0 - am);
+  const VecX dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
+  next.v = dS.v + h * (1.0 - gamma) * dS.a + h * gamma * next.a;
+  next.q.resize(n);
+  for (Eigen::Index b = 0; b < n / 6; ++b) {
+    const Vec3 psi = lin_.hdq.segment<3>(6 * b + 3);
+    next.q.segment<3>(6 * b) = dS.q.segment<3>(6 * b) + dhdq.segment<3>(6 * b);
+    next.q.segment<3>(6 * b + 3) = so3::exp(psi).transpose() * dS.q.segment<3>(6 * b + 3) +
+                                   so3::tangent(psi) * dhdq.segment<3>(6 * b + 3);
+  }
+  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq).
+  VecX Mdv;
+  sys_.mass_times(dvdot, Mdv);
+  dR.resize(n + m);
+  dR.head(n) = Mdv - lin_.dfdq * next.q - lin_.dfdv * next.v + lin_.K * next.q;
+  if (m > 0) {
+    dR.head(n) += lin_.B.transpose() * dlambda;
+    dR.tail(m) = lin_.B * next.q;
+  }
+}
+
+bool DirectSensitivity::step_tangent(Parameter& par, const State& prev, const State& s,
+                                     Simulation& sim) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double h = s.t - prev.t, beta_p = p_.beta_prime(h);
+  // R_p: the residual differenced between the parameter's models at the nominal step.
+  VecX r[kModels], dR, rhs(n + m);
+  State x = s;
+  for (int k = 0; k < kModels; ++k) residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
+  const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
+                                  VecX((r[2] - r[3]) / (2.0 * par.eps[1])));
+  VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
+  StateTangent next = par.d;
+  double last_change = INFINITY;
+  for (int it = 0; it < kMaxTangentIterations; ++it) {
+    directional(par.d, dvdot, dlambda, h, next, dR);
+    dR += R_p;  // R_X dX + R_S dS + R_p
+    rhs.head(n) = -dR.head(n) / beta_p;
+    rhs.tail(m) = -dR.tail(m);
+    if (!sim.solve_step_matrix(rhs)) return false;
+    dvdot += beta_p * rhs.head(n);
+    dlambda += beta_p * rhs.tail(m);
+    const double change = beta_p * rhs.head(n).lpNorm<Eigen::Infinity>();
+    const double scale = dvdot.lpNorm<Eigen::Infinity>();
+    // Converged, or stalled at the round-off of the residual's cancellations (M v̇ against Bᵀλ,
+    // amplified by a small inertia's 1/J; 4e-11 relative on the A01 pendulum).
+    const bool stalled = change >= 0.5 * last_change && change <= kStallFloor * scale;
+    if (change <= kTangentTol * scale || stalled) {
+      directional(par.d, dvdot, dlambda, h, next, dR);
+      // The memory the run loop keeps after the step (a contact's onset speed, a bristle's
+      // anchor) is a function of the new state and the old memory: differentiated by a central
+      // difference of its update.
+      next.memory = par.d.memory;
+      if (next.memory.size() > 0) {
+        VecX mem[kModels];
+        for (int k = 0; k < kModels; ++k) {
+          State xk = displaced(s, next, (k % 2 == 0 ? 1.0 : -1.0) * par.eps[k / 2]);
+          par.sys[k]->update_memory(xk);
+          mem[k] = xk.memory;
+        }
+        next.memory = par.richardson(VecX((mem[0] - mem[1]) / (2.0 * par.eps[0])),
+                                     VecX((mem[2] - mem[3]) / (2.0 * par.eps[1])));
+      }
+      par.d = next;
+      return par.d.all_finite();
+    }
+    last_change = change;
+  }
+  return false;
+}
+
+void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim, bool split) {
+  if (split && !broken_) {
+    std::ostringstream os;
+    os << "the step ending at t = " << s.t
+       << " s was split (Newton failed at full size); sensitivities are NaN from there";
+    warn(os.str());
+    broken_ = true;
+  }
+  if (!broken_) linearize(prev, s);
+  for (auto& par : params_) {
+    if (broken_) {
+      par->d.fill_nan();
+      continue;
+    }
+    if (par->d.all_finite() && !step_tangent(*par, prev, s, sim)) {
+      std::ostringstream os;
+      os << "--sensitivity " << par->path << ": the tangent of the step ending at t = " << s.t
+         << " s did not converge; NaN from there";
+      warn(os.str());
+      par->d.fill_nan();
+    }
+  }
+}
+
+std::vector<std::string> DirectSensitivity::column_names() const {
+  std::vector<std::string> names;
+  for (const auto& par : params_)
+    for (const std::string& c : channels_) names.push_back("d(" + c + ")/d(" + par->path + ")");
+  return names;
+}
+
+void DirectSensitivity::channel_derivatives(const State& s, const RunStats& stats,
+                                            std::vector<double>& out) const {
+  for (const auto& par : params_) {
+    std::vector<double> v[kModels];
+    for (int k = 0; k < kModels; ++k)
+      par->ch[k]->evaluate(displaced(s, par->d, (k % 2 == 0 ? 1.0 : -1.0) * par->eps[k / 2]), stats,
+                           v[k]);
+    for (std::size_t c = 0; c < v[0].size(); ++c)
+      out.push_back(par->richardson((v[0][c] - v[1][c]) / (2.0 * par->eps[0]),
+                                    (v[2][c] - v[3][c]) / (2.0 * par->eps[1])));
+  }
+}
+
+namespace {
+// Propagates the sensitivities over each accepted step, then hands the step to the caller's
+// observer.
+class Propagation final : public StepObserver {
+ public:
+  Propagation(DirectSensitivity& sens, Simulation& sim, StepObserver& inner)
+      : sens_(sens), sim_(sim), inner_(inner), prev_(sim.state()) {}
+  void on_output(const State& s, const RunStats& stats) override { inner_.on_output(s, stats); }
+  void on_step(const State& s, const RunStats& stats) override {
+    sens_.step(prev_, s, sim_, stats.rejected_steps > rejected_);
+    rejected_ = stats.rejected_steps;
+    prev_ = s;
+    inner_.on_step(s, stats);
+  }
+  bool keep_going() const override { return inner_.keep_going(); }
+  bool reads_joint_reactions() const override { return inner_.reads_joint_reactions(); }
+
+ private:
+  DirectSensitivity& sens_;
+  Simulation& sim_;
+  StepObserver& inner_;
+  State prev_;
+  long rejected_ = 0;
+};
+}  // namespace
+
+RunStats run_with_sensitivities(System& sys, const RunSettings& settings, DirectSensitivity& sens,
+                                StepObserver& observer, State& s, std::vector<std::string>& notes) {
+  Simulation sim(sys, settings);
+  if (sim.initialize(notes)) {
+    std::string why;
+    if (!sens.start(sim.state(), why)) {
+      RunStats stats = sim.stats();
+      stats.ok = false;
+      stats.message = why;
+      s = sim.state();
+      return stats;
+    }
+    Propagation propagation(sens, sim, observer);
+    sim.run_to(sim.state().t + settings.solver.end, &propagation);
+  }
+  s = sim.state();
+  return sim.stats();
+}
+
+}  // namespace cs

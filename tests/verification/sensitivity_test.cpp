@@ -1,0 +1,164 @@
+// Direct sensitivities (sensitivity/direct_sensitivity.hpp) against differences of whole runs.
+// Both sides use full Newton at a tight tolerance: the sensitivity is the derivative of the
+// exactly converged discrete solution, and a whole run carries its Newton error, which the
+// difference divides by the parameter's step (modified Newton's 1e-13 in positions is ~1e-3 N
+// in a reaction at h = 1e-5 s, 100 N/kg after dividing by 1e-5 kg). Measured agreement: 3e-12
+// (slider mass), 3e-10 (pendulum length), 2e-6 → below 1e-6 with Richardson (crank speed, whose
+// accelerations the runs' round-off limits); 1e-6 is the bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_channels.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/direct_sensitivity.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace cs {
+namespace {
+
+std::string example(const std::string& rel) {
+  std::ifstream in(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + rel);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// Channel values at every output point, each row [channels..., derivatives...].
+struct Table final : StepObserver {
+  const ChannelSet& channels;
+  const DirectSensitivity* sens = nullptr;
+  std::vector<std::vector<double>> rows;
+  explicit Table(const ChannelSet& c) : channels(c) {}
+  void on_output(const State& s, const RunStats& stats) override {
+    std::vector<double> v;
+    channels.evaluate(s, stats, v);
+    if (sens) sens->channel_derivatives(s, stats, v);
+    rows.push_back(v);
+  }
+};
+
+std::vector<Override> tight(const std::string& end) {
+  return {{"solver.newton", "full"},
+          {"solver.newton_tol", "1e-14"},
+          {"solver.coordinates", "absolute"},
+          {"solver.end", end}};
+}
+
+std::vector<std::vector<double>> run_with(const std::string& text, std::vector<Override> o) {
+  LoadedModel lm = load_model_string(text, "model.yaml", o);
+  System sys(lm.model);
+  const ChannelSet channels = model_channels(lm, sys);
+  Table table(channels);
+  State s;
+  std::vector<std::string> notes;
+  const RunStats stats = run_analysis(sys, lm.run, table, s, notes);
+  EXPECT_TRUE(stats.ok) << stats.message;
+  return table.rows;
+}
+
+// Largest |sensitivity − difference of runs| over the run, relative to the largest |difference|,
+// for the channels `checked`. The runs' difference is Richardson's of central differences at ±Δ
+// and ±2Δ (truncation O(Δ⁴)): a run's accelerations and reactions carry round-off amplified by
+// β′ ~ 1/h², which a plain central difference divides by Δ (at Δ = 1e-4 relative it was 1e-5 of
+// the slider–crank's accelerations), so Δ must be large and its truncation removed.
+void expect_matches_runs(const std::string& text, const std::string& path, double value,
+                         double step, const std::string& end,
+                         const std::vector<std::string>& checked, double tol) {
+  const std::vector<Override> o = tight(end);
+  LoadedModel lm = load_model_string(text, "model.yaml", o);
+  System sys(lm.model);
+  ASSERT_EQ(DirectSensitivity::unsupported(sys, lm.run), "");
+  const ChannelSet channels = model_channels(lm, sys);
+  DirectSensitivity sens(text, "model.yaml", o, {path}, channels.names(), sys, lm.run);
+  Table table(channels);
+  table.sens = &sens;
+  State s;
+  std::vector<std::string> notes;
+  const RunStats stats = run_with_sensitivities(sys, lm.run, sens, table, s, notes);
+  ASSERT_TRUE(stats.ok) << stats.message;
+  EXPECT_TRUE(sens.warnings().empty()) << sens.warnings().front();
+  std::vector<std::vector<double>> runs[4];
+  for (int k = 0; k < 4; ++k) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", value + (k < 2 ? 1 : 2) * (k % 2 ? -step : step));
+    auto ok = o;
+    ok.push_back({path, buf});
+    runs[k] = run_with(text, ok);
+    ASSERT_EQ(runs[k].size(), table.rows.size());
+  }
+  const std::size_t nc = channels.names().size();
+  for (const std::string& name : checked) {
+    const auto c = static_cast<std::size_t>(
+        std::find(channels.names().begin(), channels.names().end(), name) -
+        channels.names().begin());
+    ASSERT_LT(c, nc) << name;
+    double worst = 0.0, scale = 0.0;
+    for (std::size_t k = 0; k < table.rows.size(); ++k) {
+      const double d1 = (runs[0][k][c] - runs[1][k][c]) / (2.0 * step);
+      const double d2 = (runs[2][k][c] - runs[3][k][c]) / (4.0 * step);
+      const double fd = (4.0 * d1 - d2) / 3.0;
+      worst = std::max(worst, std::abs(table.rows[k][nc + c] - fd));
+      scale = std::max(scale, std::abs(fd));
+    }
+    ASSERT_GT(scale, 0.0) << name;
+    EXPECT_LE(worst / scale, tol) << name << " (largest derivative " << scale << ")";
+  }
+}
+
+// The slider's mass moves the reactions and the driver torque, not the driven kinematics.
+TEST(DirectSensitivity, SliderCrankMassAgainstWholeRuns) {
+  expect_matches_runs(example("slider_crank_ideal/model.yaml"), "bodies.slider.mass", 0.14, 5e-4,
+                      "0.01",
+                      {"crank_speed.torque", "rod_slider.force.x", "rod_slider.force.y",
+                       "system.kinetic_energy"},
+                      1e-6);
+}
+
+// The crank speed moves everything, positions included.
+TEST(DirectSensitivity, SliderCrankSpeedAgainstWholeRuns) {
+  expect_matches_runs(example("slider_crank_ideal/model.yaml"),
+                      "drivers.crank_speed.angular_velocity", 523.5987756, 2.0, "0.005",
+                      {"slider.position.x", "slider.velocity.x", "slider.acceleration.x",
+                       "crank_speed.torque", "rod_slider.force.x", "system.kinetic_energy"},
+                      1e-6);
+}
+
+// A free mechanism: the A01 pendulum's mass point position (its length) over 0.5 s.
+TEST(DirectSensitivity, PendulumLengthAgainstWholeRuns) {
+  expect_matches_runs(example("iftomm_a01_pendulum/model.yaml"), "bodies.bob.position[0]", 1.0,
+                      4e-3, "0.5", {"bob.position.x", "bob.position.y"}, 1e-6);
+}
+
+TEST(DirectSensitivity, RefusesWhatItCannotDifferentiate) {
+  const std::string text = example("slider_crank_ideal/model.yaml");
+  for (const auto& [set, word] : std::vector<std::pair<Override, std::string>>{
+           {{"solver.integrator", "rk4"}, "Runge-Kutta"},
+           {{"solver.formulation", "stabilized"}, "index3"},
+           {{"solver.adaptive", "true"}, "fixed steps"}}) {
+    LoadedModel lm = load_model_string(text, "model.yaml", {set});
+    System sys(lm.model);
+    EXPECT_NE(DirectSensitivity::unsupported(sys, lm.run).find(word), std::string::npos)
+        << set.path;
+  }
+  LoadedModel lm = load_model_string(text, "model.yaml");
+  System sys(lm.model);
+  const auto make = [&](const std::string& path) {
+    DirectSensitivity sens(text, "model.yaml", {}, {path}, {"slider.position.x"}, sys, lm.run);
+  };
+  EXPECT_THROW(make("bodies.slider"), ModelFileError);        // a map, not a number
+  EXPECT_THROW(make("bodies.slider.colour"), ModelFileError);  // no such key
+  EXPECT_THROW(make("solver.step"), ModelFileError);           // a setting
+  try {
+    make("bodies.slider");
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a number"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cs
