@@ -258,7 +258,7 @@ bool DirectSensitivity::step_tangent(Parameter& par, const State& prev, const St
                                   VecX((r[2] - r[3]) / (2.0 * par.eps[1])));
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
-  double last_change = INFINITY;
+  double last_change = INFINITY, first_change = 0.0;
   for (int it = 0; it < kMaxTangentIterations; ++it) {
     directional(par.d, dvdot, dlambda, h, next, dR);
     dR += R_p;  // R_X dX + R_S dS + R_p
@@ -268,7 +268,10 @@ bool DirectSensitivity::step_tangent(Parameter& par, const State& prev, const St
     dvdot += beta_p * rhs.head(n);
     dlambda += beta_p * rhs.tail(m);
     const double change = beta_p * rhs.head(n).lpNorm<Eigen::Infinity>();
-    const double scale = dvdot.lpNorm<Eigen::Infinity>();
+    // The scale includes the first change: a parameter that leaves the accelerations alone (a
+    // mass in a driven mechanism) has dv̇ = 0 to round-off, which no relative test reaches.
+    if (it == 0) first_change = change;
+    const double scale = std::max(dvdot.lpNorm<Eigen::Infinity>(), first_change);
     // Converged, or stalled at the round-off of the residual's cancellations (M v̇ against Bᵀλ,
     // amplified by a small inertia's 1/J; 4e-11 relative on the A01 pendulum).
     const bool stalled = change >= 0.5 * last_change && change <= kStallFloor * scale;
