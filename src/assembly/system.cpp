@@ -403,6 +403,50 @@ double System::kept_conditioning_dense(const std::vector<BodyKinematics>& kin, d
   return pivot_ratio(cond_qr_, num_rows_);
 }
 
+std::string System::conflicting_drivers(const State& s) const {
+  // The drivers' rows (elements whose rows depend on time) must be independent of the joints'
+  // rows and of each other: each asks for one motion the joints leave free. If the rank of all
+  // rows is less than the joints' rank plus the drivers' rows, some driver asks for a motion the
+  // joints (or another driver) forbid, and the mechanism is locked. Dense (the check runs once
+  // at the start); large models are left to the first step's failure.
+  if (num_dofs() > 300) return {};
+  std::vector<BodyKinematics> kin;
+  gather(s, kin);
+  std::vector<std::pair<int, int>> which;
+  const MatX Bt = all_rows_transposed(kin, s.t, which);
+  std::vector<Eigen::Index> joint_cols;
+  std::vector<std::string> drivers;
+  int driver_rows = 0;
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    const Element& el = *model_->elements[which[k].first];
+    if (!el.rows_depend_on_time()) {
+      joint_cols.push_back(static_cast<Eigen::Index>(k));
+      continue;
+    }
+    ++driver_rows;
+    const std::string name = "'" + el.name() + "'";
+    if (drivers.empty() || drivers.back() != name) drivers.push_back(name);
+  }
+  if (driver_rows == 0) return {};
+  const auto rank_of = [](const MatX& A) {
+    Eigen::ColPivHouseholderQR<MatX> qr(A);
+    qr.setThreshold(1e-9);
+    return static_cast<int>(qr.rank());
+  };
+  const int all = rank_of(Bt);
+  const int joints = joint_cols.empty() ? 0 : rank_of(Bt(Eigen::all, joint_cols));
+  if (all - joints >= driver_rows) return {};
+  std::ostringstream os;
+  os << "the mechanism is locked at t = " << s.t << " s: its drivers (";
+  for (std::size_t k = 0; k < drivers.size(); ++k) os << (k ? ", " : "") << drivers[k];
+  os << ") prescribe " << driver_rows << " motion" << (driver_rows > 1 ? "s" : "")
+     << " but the joints leave " << std::max(0, all - joints) << " of them free ("
+     << num_dofs() - joints
+     << " degrees of freedom in all): a driver too many, or a joint that fixes what a driver "
+        "moves. Remove a driver or check the joints' geometry";
+  return os.str();
+}
+
 MatX System::all_rows_transposed(const std::vector<BodyKinematics>& kin, double t,
                                  std::vector<std::pair<int, int>>& which) const {
   which.clear();

@@ -381,6 +381,14 @@ void mark_initial_sticking(const System& sys, State& s, double tol) {
 SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes) {
   LinearSystem ls;
   const State guess = s;
+  // A driver the joints do not let move (a driver too many) would show up only as a row removed
+  // as redundant and violated at the first step: said here, naming the drivers.
+  if (std::string why = sys.conflicting_drivers(s); !why.empty()) {
+    SolveReport locked;
+    locked.ok = false;
+    locked.message = std::move(why);
+    return locked;
+  }
   // Rows dependent at the initial guess must go before Newton can assemble at all.
   std::vector<std::string> removed = sys.remove_redundant_rows(s);
   SolveReport rep = assemble_positions(sys, s, tol, 50, ls);

@@ -60,6 +60,9 @@ class System {
   // Finds redundant constraint rows at the given state (rank-revealing QR of Bᵀ), removes them
   // from the layout and returns one message per removed row.
   std::vector<std::string> remove_redundant_rows(const State& s);
+  // Why the drivers cannot move the mechanism at s (a driver's rows dependent on the joints' and
+  // the other drivers': locked or over-driven), naming the drivers; empty if they can.
+  std::string conflicting_drivers(const State& s) const;
 
   // --- redundant rows along the motion ------------------------------------------------------
   // The rows kept at the start are independent near the start only: in an over-constrained
