@@ -24,7 +24,7 @@ See docs/python.md.
 
 from ._core import ModelFileError, SimulationError
 from .model import Model, Result, load, loads
-from .simulation import Simulation
+from .simulation import Simulation, State
 from .sweep import SweepResult, sweep
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "Result",
     "Simulation",
     "SimulationError",
+    "State",
     "SweepResult",
     "load",
     "loads",
