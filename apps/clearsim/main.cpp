@@ -23,6 +23,7 @@
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "clearsim/version.hpp"
 #include "gear_command.hpp"
 #include "parse_errors.hpp"
 #include "sweep_command.hpp"
@@ -312,7 +313,8 @@ cs::ResultMetadata metadata(const cs::LoadedModel& lm, const RunOptions& o) {
             {"model_file", o.model},
             {"overrides", sets.str()},
             {"analysis", analysis_name(lm.run.solver.analysis)},
-            {"clearsim_version", CLEARSIM_VERSION}};
+            {"clearsim_version", cs::version()},
+            {"clearsim_commit", cs::commit()}};
   m.numbers = {{"solver.end", lm.run.solver.end},
                {"solver.step", lm.run.solver.step},
                {"output.every", lm.run.output.every}};
@@ -414,6 +416,7 @@ int run(const RunOptions& o) {
 int main(int argc, char** argv) {
   CLI::App app{"clearsim — dynamics of mechanisms with imperfect joints"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", cs::version_line(), "print the version and commit, then exit");
   std::string model;
 
   RunOptions ro;
