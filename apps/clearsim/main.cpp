@@ -274,7 +274,11 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
 int list_channels(const std::string& path) {
   cs::LoadedModel lm = cs::load_model_file(path);
   cs::System sys(lm.model);
-  for (const auto& c : cs::ChannelSet::available(sys)) std::printf("%s\n", c.c_str());
+  // "name [unit]", as the HDF5 datasets' units attribute; the name alone when it has none.
+  for (const auto& c : cs::ChannelSet::available(sys)) {
+    const std::string unit = cs::channel_unit(c);
+    std::printf(unit.empty() ? "%s\n" : "%s [%s]\n", c.c_str(), unit.c_str());
+  }
   return 0;
 }
 
