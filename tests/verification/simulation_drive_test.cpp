@@ -49,8 +49,8 @@ void expect_same_state(const State& a, const State& b) {
   }
 }
 
-struct Run {
-  explicit Run(const std::string& text)
+struct Driven {
+  explicit Driven(const std::string& text)
       : lm(load_model_string(text, "flores.yaml")), sys(lm.model), sim(sys, lm.run) {
     std::vector<std::string> notes;
     EXPECT_TRUE(sim.initialize(notes)) << sim.stats().message;
@@ -64,7 +64,7 @@ struct Run {
 };
 
 TEST(SimulationDrive, LoadFromOutsideEqualsPointLoadBitForBit) {
-  Run element(with_point_load()), outside(flores_text());
+  Driven element(with_point_load()), outside(flores_text());
   element.steps(100);
   outside.steps(100);
   expect_same_state(element.sim.state(), outside.sim.state());
@@ -76,7 +76,7 @@ TEST(SimulationDrive, LoadFromOutsideEqualsPointLoadBitForBit) {
 }
 
 TEST(SimulationDrive, SetStateThenStepEqualsARunStartedThere) {
-  Run fresh(flores_text()), moved(flores_text());
+  Driven fresh(flores_text()), moved(flores_text());
   const State start = fresh.sim.state();
   moved.steps(250);
   std::vector<std::string> notes;
@@ -88,7 +88,7 @@ TEST(SimulationDrive, SetStateThenStepEqualsARunStartedThere) {
 
   // A state from the middle of a run, set into two simulations with other histories.
   const State middle = fresh.sim.state();
-  Run other(flores_text());
+  Driven other(flores_text());
   other.steps(37);
   other.sim.set_state(middle, notes);
   fresh.sim.set_state(middle, notes);
@@ -99,7 +99,7 @@ TEST(SimulationDrive, SetStateThenStepEqualsARunStartedThere) {
 }
 
 TEST(SimulationDrive, MalformedInputIsRefusedByNameAndChangesNothing) {
-  Run refused(flores_text()), untouched(flores_text());
+  Driven refused(flores_text()), untouched(flores_text());
   refused.steps(20);
   untouched.steps(20);
   const auto message = [&](auto&& call) {
