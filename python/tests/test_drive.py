@@ -227,3 +227,28 @@ def test_a_state_the_joints_cannot_close_raises_and_the_simulation_carries_on():
     sim.step(5)
     twin.step(5)
     assert_same(sim, twin)
+
+
+def test_reading_the_state_from_another_thread_changes_no_step():
+    """state(), pose() and element_values() from a second thread while the first steps with a
+    load: every call takes the Simulation's lock, so the run is the one stepped alone."""
+    import threading
+
+    sim, twin = clearsim.load(FLORES).simulation(), clearsim.load(FLORES).simulation()
+    seen = []
+
+    def read():
+        for _ in range(300):
+            t, q, v = sim.state()
+            seen.append((t, sim.pose("slider")[0][0],
+                         sim.element_values("rod_slider")["eccentricity1"]))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    sim.apply_load("slider", force=FORCE)
+    sim.step(300, callback=lambda s: None)
+    reader.join()
+    twin.apply_load("slider", force=FORCE)
+    twin.step(300)
+    assert_same(sim, twin)
+    assert len(seen) == 300 and all(math.isfinite(x) for row in seen for x in row)
