@@ -1,17 +1,19 @@
 # clearsim — the two commands a user needs:
 #   make demo   install what is missing, build (Release), run the flagship example, write results
 #   make test   install what is missing, build (Release, warnings as errors), run every test
-# Other targets: build, sanitize (ASan+UBSan test run), portable (the suite built by Clang
-# without -march=native), bench, format, clean.
+# Other targets: build, install (PREFIX, default /usr/local), package (a .deb by cpack),
+# sanitize (ASan+UBSan test run), portable (the suite built by Clang without -march=native),
+# bench, format, clean.
 
 BUILD     ?= build/release
 ASAN      ?= build/asan
 PORTABLE  ?= build/portable-clang
 JOBS      ?= $(shell nproc)
 DEMO      ?= slider_crank_ideal
+PREFIX    ?= /usr/local
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test demo sanitize portable bench format clean
+.PHONY: all deps build test demo install package sanitize portable bench format clean
 
 all: build
 
@@ -27,6 +29,15 @@ test: build
 
 demo: build
 	scripts/run-example $(DEMO)
+
+# The command line, library, headers, CMake package, pkg-config file and Python package under
+# PREFIX (docs/install.md).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A Debian package of the same files under /usr: $(BUILD)/clearsim_<version>_<arch>.deb.
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 # Address and undefined-behaviour sanitizers over the whole suite (debug-friendly -O1 build).
 sanitize: deps

@@ -24,6 +24,7 @@
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "clearsim/version.hpp"
 #include "gear_command.hpp"
 #include "parse_errors.hpp"
 #include "sweep_command.hpp"
@@ -279,7 +280,11 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
 int list_channels(const std::string& path) {
   cs::LoadedModel lm = cs::load_model_file(path);
   cs::System sys(lm.model);
-  for (const auto& c : cs::ChannelSet::available(sys)) std::printf("%s\n", c.c_str());
+  // "name [unit]", as the HDF5 datasets' units attribute; the name alone when it has none.
+  for (const auto& c : cs::ChannelSet::available(sys)) {
+    const std::string unit = cs::channel_unit(c);
+    std::printf(unit.empty() ? "%s\n" : "%s [%s]\n", c.c_str(), unit.c_str());
+  }
   return 0;
 }
 
@@ -319,7 +324,8 @@ cs::ResultMetadata metadata(const cs::LoadedModel& lm, const RunOptions& o) {
             {"model_file", o.model},
             {"overrides", sets.str()},
             {"analysis", analysis_name(lm.run.solver.analysis)},
-            {"clearsim_version", CLEARSIM_VERSION}};
+            {"clearsim_version", cs::version()},
+            {"clearsim_commit", cs::commit()}};
   m.numbers = {{"solver.end", lm.run.solver.end},
                {"solver.step", lm.run.solver.step},
                {"output.every", lm.run.output.every}};
@@ -449,6 +455,7 @@ int run(const RunOptions& o) {
 int main(int argc, char** argv) {
   CLI::App app{"clearsim — dynamics of mechanisms with imperfect joints"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", cs::version_line(), "print the version and commit, then exit");
   std::string model;
 
   RunOptions ro;

@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
       argc > 1 ? argv[1] : "examples/spherical_clearance_slider_crank/model.yaml";
   const double end = argc > 2 ? std::atof(argv[2]) : 0.02;
   try {
-    std::printf("%s, radial clearance as in the file:\n", path.c_str());
+    std::printf("%s\n%s, radial clearance as in the file:\n", cs::version_line().c_str(),
+                path.c_str());
     const Peak a = run(path, {}, end);
     std::printf("same model, radial clearance 1 mm:\n");
     const Peak b = run(path, {{"joints.rod_slider.clearance.radial", "1.0e-3"}}, end);

@@ -22,3 +22,4 @@
 #include "clearsim/io/progress.hpp"          // IWYU pragma: export
 #include "clearsim/model/model_builder.hpp"  // IWYU pragma: export
 #include "clearsim/solvers/simulation.hpp"   // IWYU pragma: export
+#include "clearsim/version.hpp"              // IWYU pragma: export

@@ -17,14 +17,16 @@ its channels as numpy arrays::
 
     table = clearsim.sweep(m, vary={"joints.rod_slider.clearance.radial": "2e-4:1e-3:4"})
 
+clearsim.__version__ and clearsim.__commit__ say which build this is (as `clearsim --version`).
+
 Errors in a model file raise ModelFileError (a ValueError) whose text is the reader's
 "FILE:LINE:COLUMN: error: ..." message; a run that stops early raises SimulationError.
 See docs/python.md.
 """
 
-from ._core import ModelFileError, SimulationError
+from ._core import ModelFileError, SimulationError, __commit__, __version__
 from .model import Model, Result, load, loads
-from .simulation import Simulation
+from .simulation import Simulation, State
 from .sweep import SweepResult, sweep
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "Result",
     "Simulation",
     "SimulationError",
+    "State",
     "SweepResult",
     "load",
     "loads",

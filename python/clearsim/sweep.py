@@ -14,29 +14,41 @@ from .overrides import to_yaml
 class SweepResult:
     """The runs of a sweep and their summary.
 
-    rows       one dict per grid point, in grid order: parameters {path: value text}, ok,
-               error, max_contact_force [N], max_penetration [m], contact_onsets,
-               impact_steps, rms_distance (of `channel` from the reference run),
-               wall_seconds, csv (the run's channels), summary (all run statistics)
+    rows       one dict per grid point, in grid order: parameters {path: value} (a number
+               when the value is one, else its YAML text), ok, error, max_contact_force [N],
+               max_penetration [m], contact_onsets, impact_steps, rms_distance (of `channel`
+               from the reference run), steps, newton_iterations, wall_seconds, csv (the
+               run's channels), summary (all run statistics)
     reference  the same for the reference run (the model without the grid's overrides)
     table      the path of the table written as CSV (sweep.csv)
     wall_seconds  of the whole sweep
 
-    column("max_contact_force") is that column as a numpy array.
+    column("max_contact_force") is that column as a numpy array: every column of the table
+    (a parameter by its path) and every key of the summary.
     """
 
     def __init__(self, core, table):
         self._core = core
-        self.rows = [r.as_dict() for r in core.runs]
-        self.reference = core.reference.as_dict()
+        self.rows = [_row(r.as_dict()) for r in core.runs]
+        self.reference = _row(core.reference.as_dict())
         self.table = table
         self.wall_seconds = core.wall_seconds
 
     def column(self, name):
-        """A column of the rows as a numpy array (a parameter by its path, or a summary key)."""
-        if self.rows and name in self.rows[0]["parameters"]:
-            return np.array([float(r["parameters"][name]) for r in self.rows])
-        return np.array([r[name] for r in self.rows])
+        """A column as a numpy array: a parameter by its path, a column of the table or a key of
+        the run statistics (KeyError naming the columns otherwise)."""
+        if not self.rows:
+            return np.array([])
+        first = self.rows[0]
+        if name in first["parameters"]:
+            return np.array([r["parameters"][name] for r in self.rows])
+        if name in first and name not in ("parameters", "summary"):
+            return np.array([r[name] for r in self.rows])
+        if name in first["summary"]:
+            return np.array([r["summary"][name] for r in self.rows])
+        names = list(first["parameters"]) + [k for k in first if k not in ("parameters", "summary")]
+        raise KeyError(f"SweepResult.column: no column '{name}' (columns: {', '.join(names)}; "
+                       f"or a key of the run statistics: {', '.join(first['summary'])})")
 
     def channel(self, k):
         """The chosen channel of run k (k = "reference" for the reference) as (time, values)."""
@@ -57,6 +69,24 @@ class SweepResult:
     def __repr__(self):
         return (f"<clearsim.SweepResult: {len(self.rows)} runs, {len(self.failed)} failed, "
                 f"table {self.table}>")
+
+
+def _number(text):
+    """A parameter's YAML text as the number it is (int or float), else the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _row(d):
+    """A run's dict with its parameters as numbers and the table's columns from its summary."""
+    d["parameters"] = {path: _number(text) for path, text in d["parameters"].items()}
+    d["steps"] = d["summary"]["steps"]
+    d["newton_iterations"] = d["summary"]["newton_iterations"]
+    return d
 
 
 def _axes(vary):

@@ -14,11 +14,14 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "bindings.hpp"
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_channels.hpp"
+#include "clearsim/io/suggest.hpp"
 #include "signal_watch.hpp"
+#include "state_arrays.hpp"
 
 namespace clearsim_py {
 
@@ -88,6 +91,107 @@ class Simulation {
     }
     if (!unknown.empty()) throw py::key_error(unknown);
     return v.at(0);
+  }
+
+  // One step that does not pass t (the Python loop that calls back after each step).
+  void step_once_toward(double t) {
+    bool first = true;
+    step_while([&] { return std::exchange(first, false) && !sim_->reached(t); },
+               [&] { return sim_->step_toward(t); });
+  }
+  bool reached(double t) {
+    const Guard guard(*this);
+    return sim_->reached(t);
+  }
+
+  // (time, q, v) as numpy arrays (state_arrays.hpp).
+  py::tuple state() {
+    const cs::State s = copy_state();
+    return py::make_tuple(s.t, positions_array(s), velocities_array(s));
+  }
+
+  // Restarts at the given state; None keeps the current time, positions or velocities.
+  void set_state(const py::object& q, const py::object& v, const py::object& t) {
+    cs::State s = copy_state();
+    if (!q.is_none()) read_positions(q, s);
+    if (!v.is_none()) read_velocities(v, s);
+    if (!t.is_none()) s.t = t.cast<double>();
+    std::string failed;
+    {
+      const Guard guard(*this);
+      std::vector<std::string> notes;
+      try {
+        sim_->set_state(s, notes);  // std::invalid_argument (ValueError) passes through
+      } catch (const std::runtime_error& e) {
+        failed = e.what();  // SimulationError, raised with the GIL
+      }
+    }
+    if (!failed.empty()) fail(failed);
+  }
+
+  // (position of the centre of mass, R_WB) and (its velocity, the angular velocity), world.
+  py::tuple pose(const std::string& body) {
+    const int b = body_index(body);
+    const cs::State s = copy_state();
+    return py::make_tuple(array3(s.x_W[b]), array33(s.R_WB[b]));
+  }
+  py::tuple twist(const std::string& body) {
+    const int b = body_index(body);
+    const cs::State s = copy_state();
+    const cs::Vec3 w_W = s.R_WB[b] * s.v.segment<3>(6 * b + 3);
+    return py::make_tuple(array3(s.v.segment<3>(6 * b)), array3(w_W));
+  }
+
+  void apply_load(const std::string& body, const py::object& force, const py::object& torque,
+                  const py::object& point) {
+    const auto value = [&](const py::object& x, const char* what) {
+      return x.is_none() ? cs::Vec3::Zero().eval()
+                         : vec3(x, "Simulation.apply_load: " + std::string(what));
+    };
+    const cs::Vec3 F = value(force, "force"), tau = value(torque, "torque"),
+                   p = value(point, "point");
+    const Guard guard(*this);
+    sim_->apply_load(body, p, F, tau);
+  }
+  void clear_loads() {
+    const Guard guard(*this);
+    sim_->clear_loads();
+  }
+
+  // Every channel an element (joint, contact, force) publishes, by its short name.
+  py::dict element_values(const std::string& element) {
+    const std::string key = "element:" + element;
+    std::vector<double> v;
+    std::vector<std::string> names;
+    bool found = false;
+    {
+      const Guard guard(*this);
+      auto it = extra_.find(key);
+      if (it == extra_.end()) {
+        const cs::Element* el = loaded_->model.find_element(element);
+        if (el != nullptr) {
+          std::vector<std::string> full;
+          for (const std::string& n : el->channel_names()) full.push_back(element + "." + n);
+          it = extra_.emplace(key, std::make_unique<cs::ChannelSet>(*system_, full)).first;
+        }
+      }
+      if (it != extra_.end()) {
+        found = true;
+        it->second->evaluate(sim_->state(), sim_->stats(), v);
+        names = it->second->names();
+      }
+    }
+    if (!found) throw py::key_error(unknown_element(element));
+    py::dict d;
+    for (std::size_t k = 0; k < v.size(); ++k)
+      d[py::str(names[k].substr(element.size() + 1))] = v[k];
+    return d;
+  }
+
+  std::vector<std::string> bodies() const {
+    std::vector<std::string> names;
+    for (const cs::Body& b : loaded_->model.bodies) names.push_back(b.name);
+    return names;
   }
 
   double time() {
@@ -183,6 +287,25 @@ class Simulation {
     bool held_ = false;
   };
 
+  cs::State copy_state() {
+    const Guard guard(*this);
+    return sim_->state();
+  }
+
+  int body_index(const std::string& name) const {
+    const std::optional<int> b = loaded_->model.find_body(name);
+    if (b && *b != cs::kGround) return *b;
+    throw py::key_error(
+        "no body '" + name + "' in the model" +
+        (b ? std::string(" ('ground' does not move)") : cs::did_you_mean(name, bodies())));
+  }
+
+  std::string unknown_element(const std::string& name) const {
+    std::vector<std::string> names;
+    for (const auto& el : loaded_->model.elements) names.push_back(el->name());
+    return "no element '" + name + "' in the model" + cs::did_you_mean(name, names);
+  }
+
   [[noreturn]] void fail(const std::string& why) const {
     raise_simulation_error(loaded_->path + ": error: " + why, py::none());
   }
@@ -209,6 +332,17 @@ void register_simulation(py::module_& m) {
       .def("run_to", &Simulation::run_to, py::arg("t"))
       .def("values", &Simulation::values)
       .def("value", &Simulation::value, py::arg("channel"))
+      .def("step_once_toward", &Simulation::step_once_toward, py::arg("t"))
+      .def("reached", &Simulation::reached, py::arg("t"))
+      .def("state", &Simulation::state)
+      .def("set_state", &Simulation::set_state, py::arg("q"), py::arg("v"), py::arg("t"))
+      .def("pose", &Simulation::pose, py::arg("body"))
+      .def("twist", &Simulation::twist, py::arg("body"))
+      .def("apply_load", &Simulation::apply_load, py::arg("body"), py::arg("force"),
+           py::arg("torque"), py::arg("point"))
+      .def("clear_loads", &Simulation::clear_loads)
+      .def("element_values", &Simulation::element_values, py::arg("element"))
+      .def_property_readonly("bodies", &Simulation::bodies)
       .def_property_readonly("time", &Simulation::time)
       .def_property_readonly("step_size", &Simulation::step_size)
       .def_property_readonly("end", &Simulation::end)

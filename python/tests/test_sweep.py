@@ -45,6 +45,23 @@ def test_grid_failed_runs_and_summary(local):
     assert local.reference["ok"] and local.reference["rms_distance"] == 0.0
 
 
+def test_every_table_column_and_numbers_for_parameters(local):
+    """Parameters come back as the numbers they are; every column of sweep.csv is a column()."""
+    assert local.rows[1]["parameters"] == {"solver.end": 0.01,  # the model's own override
+                                           "joints.rod_slider.clearance.radial": 3e-4,
+                                           "joints.rod_slider.clearance.restitution": -1.0}
+    with open(local.table) as f:
+        header = f.readline().strip().split(",")
+    for name in header[1:]:
+        name = name.split("(")[0]  # rms_distance(slider.acceleration.x)
+        assert len(local.column(name)) == 6, name
+    assert list(local.column("steps")) == [r["summary"]["steps"] for r in local]
+    assert local.column("steps")[0] == 1000
+    assert list(local.column("rejected_steps")) == [r["summary"]["rejected_steps"] for r in local]
+    with pytest.raises(KeyError, match="no column 'nosuch'"):
+        local.column("nosuch")
+
+
 def test_run_csv_equals_command_line_run(local, tmp_path):
     row = local.rows[2]
     out = tmp_path / "cli.csv"

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "clearsim/elements/forces/point_load.hpp"
 #include "clearsim/math/so3.hpp"
 
 namespace cs {
@@ -226,20 +227,48 @@ void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, M
     }
   }
   ForceBlock fb;
-  for (int e : force_elements_) {
-    const Element& el = *model_->elements[e];
+  // One element's (or external load's) block into f and the tangents.
+  const auto add = [&](int ci, int cj) {
+    if (ci >= 0) f.segment<6>(ci) += fb.f.head<6>();
+    if (cj >= 0) f.segment<6>(cj) += fb.f.tail<6>();
+    if (df_dq.active()) scatter12(df_dq, ci, cj, fb.df_dq);
+    if (df_dv.active()) scatter12(df_dv, ci, cj, fb.df_dv);
+  };
+  const auto clear = [&] {
     fb.f.setZero();
     if (tangents) {
       fb.df_dq.setZero();
       fb.df_dv.setZero();
     }
+  };
+  for (int e : force_elements_) {
+    const Element& el = *model_->elements[e];
+    clear();
     el.force(input(e, t, kin), fb, tangents);
-    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
-    if (ci >= 0) f.segment<6>(ci) += fb.f.head<6>();
-    if (cj >= 0) f.segment<6>(cj) += fb.f.tail<6>();
-    if (df_dq.active()) scatter12(df_dq, ci, cj, fb.df_dq);
-    if (df_dv.active()) scatter12(df_dv, ci, cj, fb.df_dv);
+    add(col_of(el.body_i()), col_of(el.body_j()));
   }
+  for (const ExternalLoad& load : external_loads_) {
+    clear();
+    forces::add_point_load(kin[load.body], load.p_B, load.F_W, load.tau_W, fb, tangents);
+    add(col_of(load.body), -1);
+  }
+}
+
+void System::set_external_load(const ExternalLoad& load) {
+  for (ExternalLoad& l : external_loads_) {
+    if (l.body == load.body) {
+      l = load;
+      return;
+    }
+  }
+  external_loads_.push_back(load);
+}
+
+double System::external_load_power(const std::vector<BodyKinematics>& kin) const {
+  double p = 0.0;
+  for (const ExternalLoad& l : external_loads_)
+    p += std::abs(forces::point_load_power(kin[l.body], l.p_B, l.F_W, l.tau_W));
+  return p;
 }
 
 void System::mass(MatrixSink M) const {

@@ -77,6 +77,7 @@ std::string channel_unit(const std::string& channel) {
       {"step_size", "s"},
       {"angle", "rad"},
       {"speed", "rad/s"},
+      {"power", "W"},
   };
   for (const auto& [q, unit] : kUnits)
     if (q == quantity) return unit;

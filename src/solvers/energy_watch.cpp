@@ -61,7 +61,7 @@ double EnergyWatch::load_power(double t) const {
   double p = 0.0;
   for (int e : loads_)
     p += std::abs(sys_.model().elements[e]->delivered_power(sys_.input(e, t, kin_)));
-  return p;
+  return p + sys_.external_load_power(kin_);
 }
 
 // Σ |λ_i Φ_t,i| over the drivers' rows, evaluated on their own (every step: the other rows

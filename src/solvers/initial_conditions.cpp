@@ -378,7 +378,22 @@ void mark_initial_sticking(const System& sys, State& s, double tol) {
 }
 }  // namespace
 
-SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes) {
+namespace {
+// ‖B v + Φ_t‖∞ at s: how far its velocities are from the velocity constraints.
+double velocity_violation(const System& sys, const State& s) {
+  const int m = sys.num_constraints();
+  if (m == 0) return 0.0;
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX phi(m), Btl(sys.num_dofs()), Bv(m);
+  Btl.setZero();
+  sys.constraint_products(kin, s.t, VecX::Zero(m), &s.v, phi, Btl, &Bv);
+  return Bv.lpNorm<Eigen::Infinity>();
+}
+}  // namespace
+
+SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes,
+                            StartFrom from) {
   LinearSystem ls;
   const State guess = s;
   // A driver the joints do not let move (a driver too many) would show up only as a row removed
@@ -415,13 +430,16 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   }
   notes.insert(notes.end(), removed.begin(), removed.end());
   s.lambda = VecX::Zero(sys.num_constraints());
-  SolveReport vel = assemble_velocities(sys, s, ls);
-  if (!vel.ok) {
-    // The rows independent nearby are dependent here: the start, not the model, is at fault.
-    if (singular_start) vel.message += kSingularStart;
-    return vel;
+  const bool given = from == StartFrom::kGivenState;
+  if (!given || velocity_violation(sys, s) > tol) {
+    SolveReport vel = assemble_velocities(sys, s, ls, !given);
+    if (!vel.ok) {
+      // The rows independent nearby are dependent here: the start, not the model, is at fault.
+      if (singular_start) vel.message += kSingularStart;
+      return vel;
+    }
+    if (!vel.message.empty()) notes.push_back(vel.message);
   }
-  if (!vel.message.empty()) notes.push_back(vel.message);
   SolveReport acc = solve_accelerations(sys, s, ls);
   if (!acc.ok) return acc;
   s.a = s.vdot;

@@ -79,15 +79,19 @@ bool Simulation::fail(std::string message) {
 }
 
 bool Simulation::initialize(std::vector<std::string>& notes) {
-  const SolverSettings& st = settings_.solver;
   stats_ = RunStats{};
+  return start(initial_state(sys_, 0.0), notes, StartFrom::kModel);
+}
+
+bool Simulation::start(State guess, std::vector<std::string>& notes, StartFrom from) {
+  const SolverSettings& st = settings_.solver;
   ready_ = false;
   initial_output_ = false;
   if (st.analysis != Analysis::kDynamic)
     return fail("a Simulation steps a dynamic analysis (solver.analysis: dynamic)");
   if (const std::string why = incompatible_settings(sys_, st); !why.empty()) return fail(why);
-  state_ = initial_state(sys_, 0.0);
-  const SolveReport init = make_consistent(sys_, state_, st.newton_tol, notes);
+  state_ = std::move(guess);
+  const SolveReport init = make_consistent(sys_, state_, st.newton_tol, notes, from);
   if (!init.ok) return fail("initial conditions: " + init.message);
   keep_dependent_rows(sys_, st, state_, notes);
   note_unstable_index3(sys_, st, notes);

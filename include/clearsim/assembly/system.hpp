@@ -17,6 +17,15 @@
 
 namespace cs {
 
+// A load held on a body from outside the model between steps (Simulation::apply_load): the
+// generalized force of a point_load element with constant F_W and τ_W at the body point p_B.
+struct ExternalLoad {
+  int body = 0;
+  Vec3 p_B = Vec3::Zero();    // application point, body frame, from the centre of mass [m]
+  Vec3 F_W = Vec3::Zero();    // force, world frame [N]
+  Vec3 tau_W = Vec3::Zero();  // torque, world frame [N·m]
+};
+
 class System {
  public:
   explicit System(const Model& model);
@@ -125,6 +134,16 @@ class System {
   std::string describe_stiffest_force(int body, const State& start,
                                       const std::vector<BodyKinematics>* last, double h) const;
 
+  // --- loads from outside the model (Simulation::apply_load) --------------------------------
+  // forces() adds them after every element, in the order their bodies were first loaded: one
+  // per body, a second load on a body replaces the first. They are not part of the (immutable)
+  // model: the stepping API changes them between steps.
+  void set_external_load(const ExternalLoad& load);
+  void clear_external_loads() { external_loads_.clear(); }
+  const std::vector<ExternalLoad>& external_loads() const { return external_loads_; }
+  // Σ |F·v_P + τ·ω_W| over the external loads at kin [W] (a source for the energy watch).
+  double external_load_power(const std::vector<BodyKinematics>& kin) const;
+
   // --- element memory (Element::update_memory) ----------------------------------------------
   int num_memory() const { return num_memory_; }
   // Updates s.memory from the configuration of s, after an accepted step (and at t₀).
@@ -188,6 +207,7 @@ class System {
   int num_memory_ = 0;
   // The memory of the last gathered state (copied so no evaluation can see a dangling pointer).
   mutable VecX memory_;
+  std::vector<ExternalLoad> external_loads_;
   VecX restitution_;  // per gap
   VecX friction_;     // per gap
   int num_gaps_ = 0;

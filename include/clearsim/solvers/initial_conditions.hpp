@@ -37,8 +37,18 @@ SolveReport assemble_velocities(const System& sys, State& s, LinearSystem& ls,
 // v̇ and λ from the dynamic equations with constraints at acceleration level.
 SolveReport solve_accelerations(const System& sys, State& s, LinearSystem& ls);
 
+// Where the state to make consistent comes from.
+enum class StartFrom {
+  kModel,  // the model's approximate poses and velocity guesses (initial_state)
+  // A state given whole (Simulation::set_state): the model's prescribed initial velocities and
+  // the clearance joints' ideal rows do not apply, and velocities that already satisfy
+  // B v + Φ_t = 0 (‖·‖∞ ≤ tol) are kept exactly, as positions within tol always are.
+  kGivenState,
+};
+
 // Does all three (and removes redundant constraint rows first); messages go to `notes`.
-SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes);
+SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::string>& notes,
+                            StartFrom from = StartFrom::kModel);
 
 // Assembles [A Bᵀ; B 0] with A = M into ls (sized n + m) at the state's configuration.
 void assemble_mass_saddle(const System& sys, const std::vector<BodyKinematics>& kin, double t,

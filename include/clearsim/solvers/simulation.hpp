@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/run_stats.hpp"
 #include "clearsim/solvers/settings.hpp"
@@ -60,6 +61,26 @@ class Simulation {
   // Whether the time has reached t: within half a fixed step, or round-off of an adaptive one.
   bool reached(double t) const;
 
+  // --- driving the run from outside (a controller, a co-simulation; simulation_drive.cpp) ----
+  // Restarts at s.t from the poses s.x_W, s.R_WB and velocities s.v (the rest of s is not
+  // read), as a run whose model starts there: positions within newton_tol and velocities with
+  // ‖B v + Φ_t‖∞ ≤ newton_tol are kept exactly (others are made consistent, the smallest
+  // mass-weighted change), accelerations and reactions are solved, the integrator starts afresh
+  // and fixed steps count from s.t. Run statistics carry on. Throws std::invalid_argument naming
+  // the item (sizes, a value that is not finite, a rotation that is not one) without changing
+  // anything, and std::runtime_error when the state cannot be made consistent (the simulation
+  // then restarts from its previous state). A simulation stopped by a failed step steps again.
+  void set_state(const State& s, std::vector<std::string>& notes);
+  // Holds the force F_W [N] at the body point p_B [m] (body frame, from the centre of mass) and
+  // the torque τ_W [N·m] (both world frame) on `body` over the following steps, until the
+  // body's next apply_load or clear_loads: the force of a point_load element with these
+  // constant values (bit for bit when no element after it acts on the body). Loads changed
+  // before the first step after a start count in its accelerations (solved again), as the
+  // model's own loads do. Throws std::invalid_argument naming an unknown body (or ground) or a
+  // value that is not finite.
+  void apply_load(const std::string& body, const Vec3& p_B, const Vec3& F_W, const Vec3& tau_W);
+  void clear_loads();
+
   const State& state() const { return state_; }
   const RunStats& stats() const { return stats_; }
   // The size of the next step: fixed, or the adaptive controller's next attempt [s].
@@ -70,6 +91,10 @@ class Simulation {
   bool solve_step_matrix(VecX& rhs) { return integrator_ && integrator_->solve_step_matrix(rhs); }
 
  private:
+  // Makes `guess` consistent and starts the integration there (initialize, set_state).
+  bool start(State guess, std::vector<std::string>& notes, StartFrom from);
+  // After apply_load or clear_loads: a start not yet stepped from is solved again.
+  void loads_changed();
   // One accepted step towards t_stop (adaptive steps do not pass it), without outputs.
   bool next_step(double t_stop, StepObserver* observer);
   bool advance_fixed(double h, int depth, std::string& why);

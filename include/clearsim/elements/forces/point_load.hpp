@@ -15,6 +15,15 @@
 
 namespace cs::forces {
 
+// The generalized force of F_W [N] applied at the body point p_B [m] and τ_W [N·m] (world
+// frame) on body b, added to the first 6 entries of `out` (with ∂f/∂q when `tangents`), and the
+// power F·v_P + τ·ω_W [W] they deliver. Written once: the point_load element and the loads a
+// Simulation holds between steps (System::set_external_load) agree bit for bit.
+void add_point_load(const BodyKinematics& b, const Vec3& p_B, const Vec3& F_W, const Vec3& tau_W,
+                    ForceBlock& out, bool tangents);
+double point_load_power(const BodyKinematics& b, const Vec3& p_B, const Vec3& F_W,
+                        const Vec3& tau_W);
+
 class PointLoad final : public Element {
  public:
   // `at` is a marker on the loaded body (its orientation is unused). Components are x, y, z.
