@@ -187,15 +187,18 @@ contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   b.eps_max = 1.0 - ctx.asperity / ctx.clearance;
   if (auto x = m.find("wedge")) b.wedge = read_bool(*x);
   if (auto x = m.find("cavitation")) {
-    if (b.model != lubrication::BearingModel::kFinite)
-      x->fail_at_key(x->path() +
-                     ": 'cavitation' belongs to model: finite (the long and short "
-                     "bearings have their film fixed by their formulas)");
     b.cavitation =
         read_choice(*x, std::vector<std::pair<std::string, lubrication::Cavitation>>{
                             {"reynolds", lubrication::Cavitation::kReynolds},
                             {"half_sommerfeld", lubrication::Cavitation::kHalfSommerfeld},
                             {"sommerfeld", lubrication::Cavitation::kSommerfeld}});
+    if (b.model != lubrication::BearingModel::kFinite &&
+        b.cavitation == lubrication::Cavitation::kReynolds)
+      x->fail_at_key(x->path() +
+                     ": 'reynolds' needs model: finite (the long and short bearings' closed forms "
+                     "have the half film, half_sommerfeld, or the full film, sommerfeld)");
+  } else if (b.model != lubrication::BearingModel::kFinite) {
+    b.cavitation = lubrication::Cavitation::kHalfSommerfeld;  // the converging half film
   }
   return lub;
 }
