@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -237,6 +238,47 @@ TEST(LubricatedClearance, SqueezeForceContinuousUpToRupture) {
     const double F = force_at(ecc);
     EXPECT_GE(F, last) << ecc;
     last = F;
+  }
+}
+
+// The bearing-loss channels of a lubricated journal (issue 29) against the element's own film
+// power, computed from the wrench and the bodies' velocities: the film dissipates
+// P = −(film_power + T_J (ω_J − ω_B)·u) with T_J the friction_torque channel. Round-off of
+// the two evaluations: 1e-9 relative. Also min_film < c and a Couette share of the
+// torque opposing the relative rotation.
+TEST(LubricatedClearance, BearingLossChannelsCloseTheFilmPower) {
+  std::mt19937 rng(29);
+  for (const Case& c : cases()) {
+    const auto* r = std::get_if<contact::RevoluteClearanceGeometry>(&c.geometry);
+    if (!r) continue;
+    const LubricatedClearance e("j", 0, 1, c.geometry, c.film, kE0, 0.9);
+    const std::vector<std::string> names = e.channel_names();
+    const auto index = [&](const std::string& n) {
+      const auto it = std::find(names.begin(), names.end(), n);
+      EXPECT_NE(it, names.end()) << n;
+      return static_cast<int>(it - names.begin());
+    };
+    const std::string sfx = r->num_ends() == 2 ? "1" : "";
+    for (double offset : {0.35 * kC, 0.8 * kC}) {
+      const BodyKinematics bi = testing::random_body(rng, 0.1);
+      const BodyKinematics bj =
+          place_journal(c.geometry, bi, testing::random_body(rng, 0.1), offset, rng);
+      const ElementInput in{0.0, &bi, &bj, nullptr};
+      const double T_J = e.channel_value(index("friction_torque" + sfx), in, nullptr);
+      const double T_c = e.channel_value(index("couette_torque" + sfx), in, nullptr);
+      const double T_p = e.channel_value(index("poiseuille_torque" + sfx), in, nullptr);
+      const double P = e.channel_value(index("power_loss" + sfx), in, nullptr);
+      const double film = e.channel_value(index("film_power" + sfx), in, nullptr);
+      const double h_min = e.channel_value(index("min_film" + sfx), in, nullptr);
+      const Vec3 u = bi.R_WB * r->bearing.R_BM.col(2);
+      const double dw = u.dot(bj.R_WB * bj.w_B - bi.R_WB * bi.w_B);
+      SCOPED_TRACE(::testing::Message() << c.label << " offset " << offset);
+      EXPECT_NEAR(T_J, T_c + T_p, 1e-12 * std::abs(T_J));
+      EXPECT_NEAR(P, -(film + T_J * dw), 1e-9 * (std::abs(P) + std::abs(film)));
+      EXPECT_GE(P, 0.0);
+      EXPECT_LT(T_c * dw, 0.0);
+      EXPECT_LT(h_min, kC);
+    }
   }
 }
 
