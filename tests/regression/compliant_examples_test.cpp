@@ -274,7 +274,14 @@ TEST(CompliantExamples, EveryModelFileOfTheExamplesLoadsWithoutWarnings) {
       ++files;
       LoadedModel lm;
       ASSERT_NO_THROW(lm = load_model_file(f.path().string())) << f.path();
-      EXPECT_TRUE(lm.warnings.empty()) << f.path() << ": " << lm.warnings.front();
+      // Only the squeeze-only films warn, and they must (issue 29: seed 003's squeeze-only
+      // four-bar does not converge, and the run says why).
+      const bool squeeze_only =
+          read_text(f.path().string()).find("wedge: false") != std::string::npos;
+      for (const std::string& w : lm.warnings)
+        EXPECT_NE(w.find("leaves the squeeze film alone"), std::string::npos)
+            << f.path() << ": " << w;
+      EXPECT_EQ(lm.warnings.empty(), !squeeze_only) << f.path();
       System sys(lm.model);
       EXPECT_NO_THROW(ChannelSet(sys, lm.run.output.channels)) << f.path();
       EXPECT_TRUE(incompatible_settings(sys, lm.run.solver).empty()) << f.path();
