@@ -28,7 +28,10 @@ struct RunResult {
 
 RunResult run_yaml(const std::string& yaml, const std::vector<std::string>& channels) {
   LoadedModel lm = load_model_string(yaml, "test.yaml");
-  EXPECT_TRUE(lm.warnings.empty()) << lm.warnings.front();
+  // The only warning these models may draw: a squeeze film without wedge (the approach-time
+  // tests use one on purpose).
+  for (const std::string& w : lm.warnings)
+    EXPECT_NE(w.find("leaves the squeeze film alone"), std::string::npos) << w;
   lm.run.output.progress = false;
   System sys(lm.model);
   ChannelSet set(sys, channels);
