@@ -3,8 +3,9 @@
 (examples/four_bar_clearance), each case against the ideal four-bar.
 
 Usage: /usr/bin/python3 examples/four_bar_clearance/plot.py RESULTS_DIR
-Reads RESULTS_DIR/ideal.csv, joint1.csv, joint2.csv, results.csv (model.yaml: both joints),
-lubricated.csv and lubricated_wedge.csv (written by scripts/run-example; a missing case is
+Reads RESULTS_DIR/ideal.csv, joint1.csv, joint2.csv, lubricated_joint1.csv,
+lubricated_joint2.csv (seed 003 figs. 5-6, 8-9: one joint at a time, dry and lubricated),
+results.csv (model.yaml: both joints), lubricated.csv and lubricated_wedge.csv (written by scripts/run-example; a missing case is
 skipped), writes the PNGs below into RESULTS_DIR and prints their names, then the table of
 numbers quoted in the README:
   rocker_acceleration.png  rocker angular acceleration over the last two revolutions (steady
@@ -34,6 +35,10 @@ JOINTS = {"crank_coupler": "joint 1 (crank–coupler, A)",
 # (stem, title, colour); the first is the ideal reference.
 CASES = [("joint1", "dry clearance in joint 1 only (joint1.yaml)", "tab:blue"),
          ("joint2", "dry clearance in joint 2 only (joint2.yaml)", "tab:green"),
+         ("lubricated_joint1", "joint 1 only, lubricated, squeeze only (lubricated_joint1.yaml)",
+          "tab:cyan"),
+         ("lubricated_joint2", "joint 2 only, lubricated, squeeze only (lubricated_joint2.yaml)",
+          "tab:olive"),
          ("results", "dry clearance in both joints (model.yaml)", "tab:red"),
          ("lubricated", "both lubricated, squeeze film only as seed 003 (lubricated.yaml)",
           "tab:purple"),
@@ -164,6 +169,14 @@ def main():
                   f"{d[f'{j}.contact_state'][m].mean():.1%} | "
                   f"{'—' if film is None else f'{film.max():.0f}'} |")
             head = "| | | | | |"
+    for stem, _, _, d in runs:
+        for j in JOINTS:
+            if f"{j}.power_loss" in d:
+                m = window(d)
+                print(f"{stem}.yaml {j}: film friction torque {d[f'{j}.friction_torque'][m].min():.2f}"
+                      f" to {d[f'{j}.friction_torque'][m].max():.2f} N·m, power loss mean "
+                      f"{d[f'{j}.power_loss'][m].mean():.1f} W (peak {d[f'{j}.power_loss'][m].max():.0f}"
+                      f" W), min film {d[f'{j}.min_film'][m].min() * 1e6:.2f} µm")
 
 
 if __name__ == "__main__":

@@ -161,6 +161,25 @@ contact::FrictionLaw read_friction_law(const Cursor& c) {
   return f;
 }
 
+namespace {
+// A squeeze film alone has no load capacity (docs/lubrication.md, seed 003's squeeze-only
+// four-bar): say so, with the radial damping of the film capped at ε_max where the journal ends.
+void warn_squeeze_only(const Cursor& at, const lubrication::JournalBearing& b) {
+  std::string damping;
+  if (b.model != lubrication::BearingModel::kFinite) {
+    double F_r = 0.0, F_t = 0.0;
+    b.film_forces(b.eps_max, 1.0 / b.clearance, 0.0, F_r, F_t);  // ė = 1 m/s at the cap
+    damping = " of " + format_number(-F_r) + " N·s/m";
+  }
+  at.warn(at.path() +
+          ": false leaves the squeeze film alone, which carries no steady load: a loaded journal "
+          "crosses it into the dry contact, where the film capped at ε = 1 − e0/c = " +
+          format_number(b.eps_max) + " is a radial damper" + damping +
+          " and results may not converge as the step shrinks (docs/lubrication.md, seed 003's "
+          "squeeze-only four-bar)");
+}
+}  // namespace
+
 contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   const MapView m(c, "a lubricant map {viscosity: μ [Pa·s], ...}");
   contact::Lubrication lub;
@@ -187,16 +206,20 @@ contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   b.eps_max = 1.0 - ctx.asperity / ctx.clearance;
   if (auto x = m.find("wedge")) b.wedge = read_bool(*x);
   if (auto x = m.find("cavitation")) {
-    if (b.model != lubrication::BearingModel::kFinite)
-      x->fail_at_key(x->path() +
-                     ": 'cavitation' belongs to model: finite (the long and short "
-                     "bearings have their film fixed by their formulas)");
     b.cavitation =
         read_choice(*x, std::vector<std::pair<std::string, lubrication::Cavitation>>{
                             {"reynolds", lubrication::Cavitation::kReynolds},
                             {"half_sommerfeld", lubrication::Cavitation::kHalfSommerfeld},
                             {"sommerfeld", lubrication::Cavitation::kSommerfeld}});
+    if (b.model != lubrication::BearingModel::kFinite &&
+        b.cavitation == lubrication::Cavitation::kReynolds)
+      x->fail_at_key(x->path() +
+                     ": 'reynolds' needs model: finite (the long and short bearings' closed forms "
+                     "have the half film, half_sommerfeld, or the full film, sommerfeld)");
+  } else if (b.model != lubrication::BearingModel::kFinite) {
+    b.cavitation = lubrication::Cavitation::kHalfSommerfeld;  // the converging half film
   }
+  if (auto x = m.find("wedge"); x && !b.wedge) warn_squeeze_only(*x, b);
   return lub;
 }
 

@@ -249,9 +249,12 @@ TEST(CompliantExamples, SqueezeOnlyFourBarNeverLeavesItsBearings) {
   // once grew from 2e-4 m to 2.3 m, the iteration settled on a spurious root 14 iterations
   // later — a pin 0.55 m out of its 50 µm bearing, the kinetic energy multiplied by 4e7 — and
   // the run went on with it until it stopped at t = 0.090 s. A diverging increment is now
-  // refused (GeneralizedAlpha::smooth_solve). Bounds: ‖e‖ ≤ 2c (the example's largest is 1.44c,
-  // README), and the kinetic energy ≤ 2e4 J (its largest over these 0.12 s is 8.3e3 J).
+  // refused (GeneralizedAlpha::smooth_solve). Bounds: ‖e‖ ≤ 2c (the example's largest
+  // is 1.17c, 1.44c with the full film; README), and the kinetic energy ≤ 2e4 J (its largest over
+  // these 0.12 s is 8.3e3 J).
   LoadedModel lm = load_model_file(testing::example_path("four_bar_clearance", "lubricated.yaml"));
+  ASSERT_EQ(lm.warnings.size(), 2u);  // squeeze film alone, one per joint (issue 29): expected
+  lm.warnings.clear();
   lm.run.solver.step = 1.05e-5;
   const ExampleRun r = run_loaded(
       std::move(lm), 0.12,
@@ -274,7 +277,14 @@ TEST(CompliantExamples, EveryModelFileOfTheExamplesLoadsWithoutWarnings) {
       ++files;
       LoadedModel lm;
       ASSERT_NO_THROW(lm = load_model_file(f.path().string())) << f.path();
-      EXPECT_TRUE(lm.warnings.empty()) << f.path() << ": " << lm.warnings.front();
+      // Only the squeeze-only films warn, and they must (issue 29: seed 003's squeeze-only
+      // four-bar does not converge, and the run says why).
+      const bool squeeze_only =
+          read_text(f.path().string()).find("wedge: false") != std::string::npos;
+      for (const std::string& w : lm.warnings)
+        EXPECT_NE(w.find("leaves the squeeze film alone"), std::string::npos)
+            << f.path() << ": " << w;
+      EXPECT_EQ(lm.warnings.empty(), !squeeze_only) << f.path();
       System sys(lm.model);
       EXPECT_NO_THROW(ChannelSet(sys, lm.run.output.channels)) << f.path();
       EXPECT_TRUE(incompatible_settings(sys, lm.run.solver).empty()) << f.path();

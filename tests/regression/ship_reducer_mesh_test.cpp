@@ -22,6 +22,7 @@
 //   gear channels          the helices' ΣF_N add up to the regions' and the pinion torque about
 //                          its axis is the moment about its centre of mass on the axis, at every
 //                          step to 1e-9
+//   friction force         per helix within 10 % of the analytic μ ΣF_N (measured: see the test)
 //   penetration            below 0.2 mm (measured 0.134 mm: the law's approach (F/k)^(2/3) for
 //                          a tooth pair's ~70 kN at k = 4.56e10, 133 µm)
 // About 2 s in Release; FCL, which does the broad phase, is not instrumented by the sanitizers.
@@ -80,7 +81,9 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
                                  "mesh.normal_force2",
                                  "mesh.pairs1",
                                  "mesh.pairs2",
-                                 "mesh.transmission_error"};
+                                 "mesh.transmission_error",
+                                 "mesh.friction_force1",
+                                 "mesh.friction_force2"};
   const testing::ExampleRun analytic =
       testing::run_file("ship_reducer", "steady.yaml", kEnd, 1, ch);
   for (const char* own : {"mesh.torque_i.z", "mesh.normal_force", "mesh.penetration"})
@@ -99,7 +102,7 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
       100 * relative(2), 100 * relative(3), 100 * relative(4), 100 * relative(5), 100 * relative(6),
       tail_mean(mesh, 7, w1), tail_mean(mesh, 8, w1), tail_mean(analytic, 7, w1),
       1e6 * tail_mean(mesh, 9, w1), 1e6 * tail_mean(analytic, 9, w1), ratio,
-      1e6 * testing::max_of(mesh.columns[12]),
+      1e6 * testing::max_of(mesh.columns[14]),
       static_cast<double>(mesh.stats.newton_iterations) / static_cast<double>(mesh.stats.steps));
   EXPECT_NEAR(ratio / (27.0 / 151.0), 1.0, 0.005);
   EXPECT_NEAR(relative(2), 0.0, 0.02);
@@ -110,14 +113,24 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
   EXPECT_NEAR((F_N1 + F_N2) / (F_N1_a + F_N2_a), 1.0, 0.04);
   EXPECT_NEAR(F_N1 / F_N2, 1.0, 0.03);
   for (std::size_t k : {7u, 8u}) EXPECT_NEAR(tail_mean(mesh, k, w1), 3.40, 0.3);
-  EXPECT_LT(testing::max_of(mesh.columns[12]), 2e-4);
+  // One meaning for "friction_forceH" (issue 29): μ ΣF_N over the points the friction acts at,
+  // in both contact models (the mesh contact used to sum each region's net friction vector,
+  // which cancels along lines crossing the pitch line: 5.18 against 12.13 kN). Within 10 %:
+  // the normal forces agree within 4 % (above) and every point slides (Coulomb, μ F_N) except
+  // where a line crosses the pitch line.
+  for (std::size_t k : {10u, 11u}) {
+    std::printf("friction_force%zu: mesh %.4g N, analytic %.4g N (%+.2f %%)\n", k - 9,
+                tail_mean(mesh, k, w1), tail_mean(analytic, k, w1), 100 * relative(k));
+    EXPECT_NEAR(relative(k), 0.0, 0.10);
+  }
+  EXPECT_LT(testing::max_of(mesh.columns[14]), 2e-4);
   EXPECT_EQ(mesh.stats.rejected_steps, 0);
   // The gear channels from the regions: the helices' shares add up to the regions' ΣF_N, and
   // the pinion torque about the axis is the moment about the centre of mass on it.
   for (std::size_t i = 0; i < mesh.t.size(); ++i) {
-    const double F_N = mesh.columns[11][i];
+    const double F_N = mesh.columns[13][i];
     EXPECT_NEAR(mesh.columns[5][i] + mesh.columns[6][i], F_N, 1e-9 * F_N) << mesh.t[i];
-    EXPECT_NEAR(mesh.columns[2][i], -mesh.columns[10][i], 1e-9 * std::abs(mesh.columns[10][i]))
+    EXPECT_NEAR(mesh.columns[2][i], -mesh.columns[12][i], 1e-9 * std::abs(mesh.columns[12][i]))
         << mesh.t[i];
   }
 }

@@ -28,7 +28,10 @@ struct RunResult {
 
 RunResult run_yaml(const std::string& yaml, const std::vector<std::string>& channels) {
   LoadedModel lm = load_model_string(yaml, "test.yaml");
-  EXPECT_TRUE(lm.warnings.empty()) << lm.warnings.front();
+  // The only warning these models may draw: a squeeze film without wedge (the approach-time
+  // tests use one on purpose).
+  for (const std::string& w : lm.warnings)
+    EXPECT_NE(w.find("leaves the squeeze film alone"), std::string::npos) << w;
   lm.run.output.progress = false;
   System sys(lm.model);
   ChannelSet set(sys, channels);
@@ -258,7 +261,8 @@ joints:
     axis: [0, 0, 1]
     clearance: {radial: 0.5e-3, treatment: lubricated, asperity: 1.0e-6, pin_radius: 0.01,
                 pin_length: 0, axial: ideal, restitution: 0.9, contact: {stiffness: 1.0e10},
-                lubricant: {viscosity: 0.4, model: long, length: 0.04, wedge: false}}
+                lubricant: {viscosity: 0.4, model: long, length: 0.04, wedge: false,
+                           cavitation: sommerfeld}}
 forces:
   load: {type: point_load, body: pin, force: [100, 0, 0]}
 solver: {integrator: generalized_alpha, rho_inf: 0.8, step: 1.0e-5, end: 0.055}

@@ -202,6 +202,8 @@ std::vector<std::string> CompliantContact::channel_names() const {
     for (const char* q : {"normal_force", "friction_force", "penetration", "contact_state"})
       names.push_back(q + suffix);
     if (laws_.lubrication.kind != LubricationKind::kNone) names.push_back("film_force" + suffix);
+    if (laws_.lubrication.num_loss_channels() > 0)
+      for (const std::string& q : Lubrication::loss_channel_names()) names.push_back(q + suffix);
   }
   return names;
 }
@@ -209,8 +211,16 @@ std::vector<std::string> CompliantContact::channel_names() const {
 double CompliantContact::channel_value(int k, const ElementInput& in, const double*) const {
   const int geometric = static_cast<int>(geometry_channel_names(geometry_).size());
   if (k < geometric) return geometry_channel_value(geometry_, laws_.asperity, k, in);
-  const int per_point = laws_.lubrication.kind != LubricationKind::kNone ? 5 : 4;
+  const Lubrication& lub = laws_.lubrication;
+  const int per_point = (lub.kind != LubricationKind::kNone ? 5 : 4) + lub.num_loss_channels();
   const int p = (k - geometric) / per_point, q = (k - geometric) % per_point;
+  if (q >= 5) {
+    const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
+    ContactPoint<double> cp[kMaxContactPoints];
+    Journal<double> J[kMaxContactPoints];
+    contact_points(geometry_, laws_.asperity, pi, pj, cp, J);
+    return lub.loss_channel(q - 5, J[p], pi, pj);
+  }
   const Evaluation ev = evaluate(in);
   switch (q) {
     case 0:

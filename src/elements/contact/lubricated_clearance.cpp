@@ -43,17 +43,22 @@ std::string LubricatedClearance::kind() const {
          " (lubricated, unilateral)";
 }
 
+template <class S>
+int LubricatedClearance::journals_of(const Pose<S>& i, const Pose<S>& j, Journal<S>* J) const {
+  return std::visit(
+      overloaded{[&](const SphericalClearanceGeometry& s) { return s.journals(i, j, J); },
+                 [&](const RevoluteClearanceGeometry& r) { return r.journals(i, j, J); },
+                 [](const SpherePlaneGeometry&) { return 0; }},
+      geometry_);
+}
+
 // The film force of every journal as a generalized force on the two bodies: F on the journal
 // (body j) at its centre, −F on the housing (body i) at the same point.
 template <class S>
 Eigen::Matrix<S, 12, 1> LubricatedClearance::film_force(const Pose<S>& i, const Pose<S>& j,
                                                         Evaluation* ev) const {
   Journal<S> J[kMaxJournals];
-  const int n = std::visit(
-      overloaded{[&](const SphericalClearanceGeometry& s) { return s.journals(i, j, J); },
-                 [&](const RevoluteClearanceGeometry& r) { return r.journals(i, j, J); },
-                 [](const SpherePlaneGeometry&) { return 0; }},
-      geometry_);
+  const int n = journals_of(i, j, J);
   Eigen::Matrix<S, 12, 1> f = Eigen::Matrix<S, 12, 1>::Zero();
   if (ev) ev->journals = n;
   for (int a = 0; a < n; ++a) {
@@ -133,6 +138,8 @@ std::vector<std::string> LubricatedClearance::channel_names() const {
     const std::string suffix = n > 1 ? std::to_string(k + 1) : "";
     names.push_back("film_force" + suffix);
     names.push_back("film_power" + suffix);
+    for (int q = 0; q < film_.num_loss_channels(); ++q)
+      names.push_back(Lubrication::loss_channel_names()[std::size_t(q)] + suffix);
   }
   return names;
 }
@@ -140,9 +147,16 @@ std::vector<std::string> LubricatedClearance::channel_names() const {
 double LubricatedClearance::channel_value(int k, const ElementInput& in, const double*) const {
   const int geometric = static_cast<int>(geometry_channel_names(geometry_).size());
   if (k < geometric) return geometry_channel_value(geometry_, e0_, k, in);
-  const int a = (k - geometric) / 2;
+  const int per_journal = 2 + film_.num_loss_channels();
+  const int a = (k - geometric) / per_journal, q = (k - geometric) % per_journal;
+  if (q >= 2) {
+    const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
+    Journal<double> J[kMaxJournals];
+    journals_of(pi, pj, J);
+    return film_.loss_channel(q - 2, J[a], pi, pj);
+  }
   const Evaluation ev = evaluate(in);
-  return (k - geometric) % 2 == 0 ? ev.force[a].norm() : ev.power[a];
+  return q == 0 ? ev.force[a].norm() : ev.power[a];
 }
 
 }  // namespace cs::contact

@@ -349,7 +349,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     const S F_N = k.weight * laws_.normal.force(k.depth, delta_dot, v_minus);
     V3<S> F = F_N * k.N, F_T = V3<S>::Zero();
     Vec3 friction_moment = Vec3::Zero();
-    double friction_power = 0.0;
+    double friction_power = 0.0, friction_magnitude = 0.0;
     const bool spread = !k.points.empty() && !fr.has_bristle();
     if (spread && (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0)) {
       // The law at each point with its own velocity, weighted by the depth shares (header).
@@ -367,6 +367,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
         const Vec3 vd = v_e.unaryExpr([](const S& x) { return value_of(x); });
         friction_moment += (cd - kd[r].point).cross(Fd);
         friction_power -= Fd.dot(vd);
+        friction_magnitude += Fd.norm();
       }
     } else if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {
       const V3<S> v_T = v - k.N.dot(v) * k.N;
@@ -379,7 +380,10 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
       }
       F_T = fr.force(v_T, F_N, d, d_dot);
       F += F_T;
-      if (out) friction_power = -value_of(F_T.dot(v));
+      if (out) {
+        friction_power = -value_of(F_T.dot(v));
+        friction_magnitude = std::sqrt(value_of(F_T.squaredNorm()));
+      }
     }
     f.template head<6>() += wrench_at(i, k.point, V3<S>(-F));
     f.template tail<6>() += wrench_at(j, k.point, F);
@@ -393,6 +397,7 @@ Eigen::Matrix<S, 12, 1> MeshContact::generalized_force(const std::vector<Region>
     res.friction_moment_W = friction_moment;
     res.friction_power = friction_power;
     res.F_T_W = F_T.unaryExpr([](const S& x) { return value_of(x); });
+    res.friction_magnitude = friction_magnitude;
     res.vertices = static_cast<int>(regions[r].points.size());
     res.slot = slots[r];
     out->push_back(res);
@@ -513,7 +518,7 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
   }
   for (const RegionResult& r : regions) {
     if (k == 1) value += r.F_N;
-    if (k == 2) value += r.F_T_W.norm();
+    if (k == 2) value += r.friction_magnitude;
     if (k == 3) value = std::max(value, r.depth);
     if (k == 6) value += r.friction_power;  // lost: −F_T·v_rel (spread: over its points)
   }

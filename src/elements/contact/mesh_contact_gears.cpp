@@ -88,7 +88,7 @@ double MeshContact::gear_channel(int k, const ElementInput& in) const {
       continue;
     }
     if (helix_of(r.point_W) != k / 3) continue;
-    sum += k % 3 == 0 ? r.F_N : k % 3 == 1 ? r.F_T_W.norm() : 1.0;
+    sum += k % 3 == 0 ? r.F_N : k % 3 == 1 ? r.friction_magnitude : 1.0;
   }
   return sum;
 }

@@ -134,6 +134,21 @@ PressureField to_field(const GridGeometry& g, const Eigen::VectorXd& pressure) {
   return field;
 }
 
+// q̄_s = −(κ/6) ∫H³ ∂ZΠ dθ at Z = ½ (both ends), with Π = 0 at the end node.
+double side_flow_of(const GridGeometry& g, double eccentricity, double length_over_diameter,
+                    const Eigen::VectorXd& pressure) {
+  const double kappa = 0.25 / (length_over_diameter * length_over_diameter);
+  const int last = g.n_axial - 1;
+  double sum = 0.0;
+  for (int i = 0; i < g.n_theta; ++i) {
+    const double h = film_thickness(eccentricity, g.theta(i));
+    const double dp_dz =
+        (-4.0 * pressure[g.index(i, last)] + pressure[g.index(i, last - 1)]) / (2.0 * g.dz);
+    sum += h * h * h * dp_dz;
+  }
+  return -kappa / 6.0 * sum * g.dtheta;
+}
+
 }  // namespace
 
 // Matrix, factorization and warm-start caches. `active` marks nodes held at Π = 0.
@@ -207,11 +222,14 @@ struct ReynoldsWorkspace::Impl {
   // zero while its multiplier λ is positive and released otherwise; a free node is held when Π
   // goes negative. Round-off-sized values (τ) do not switch a node, which keeps the loop from
   // cycling between equivalent borderline sets.
-  Eigen::VectorXd solve_complementarity(const Eigen::VectorXd& rhs) {
+  // `pinned` nodes are held at zero throughout (the feed line).
+  Eigen::VectorXd solve_complementarity(const Eigen::VectorXd& rhs,
+                                        const std::vector<char>& pinned) {
     const std::size_t n = static_cast<std::size_t>(rhs.size());
-    std::vector<char> active(n, 0);
+    std::vector<char> active = pinned;
     if (static_cast<std::size_t>(last_pressure.size()) == n) {
-      for (std::size_t k = 0; k < n; ++k) active[k] = last_pressure[Eigen::Index(k)] <= 0.0;
+      for (std::size_t k = 0; k < n; ++k)
+        active[k] = char(pinned[k] != 0 || last_pressure[Eigen::Index(k)] <= 0.0);
     }
     const double rhs_scale = rhs.cwiseAbs().maxCoeff();
     for (int iteration = 1; iteration <= kMaxActiveSetIterations; ++iteration) {
@@ -222,8 +240,9 @@ struct ReynoldsWorkspace::Impl {
       bool changed = false;
       for (std::size_t k = 0; k < n; ++k) {
         const Eigen::Index e = Eigen::Index(k);
-        const char next =
-            active[k] != 0 ? char(multiplier[e] > -m_tol) : char(pressure[e] < -p_tol);
+        const char next = pinned[k] != 0   ? char(1)
+                          : active[k] != 0 ? char(multiplier[e] > -m_tol)
+                                           : char(pressure[e] < -p_tol);
         changed = changed || next != active[k];
         active[k] = next;
       }
@@ -277,11 +296,15 @@ ReducedForce solve_forcing(const ReynoldsSetup& setup, double eccentricity, doub
   ws.prepare_matrix(g, eccentricity, setup.length_over_diameter);
   const Eigen::VectorXd rhs = assemble_forcing(g, wedge, squeeze);
 
+  std::vector<char> pinned(static_cast<std::size_t>(g.size()), 0);
+  if (setup.feed_at_thickest) {
+    for (int j = 0; j < g.n_axial; ++j) pinned[static_cast<std::size_t>(g.index(0, j))] = 1;
+  }
   Eigen::VectorXd p;
   if (setup.cavitation == Cavitation::kReynolds) {
-    p = ws.solve_complementarity(rhs);
+    p = ws.solve_complementarity(rhs, pinned);
   } else {
-    p = ws.solve(std::vector<char>(static_cast<std::size_t>(g.size()), 0), rhs);
+    p = ws.solve(pinned, rhs);
     ws.last_iterations = 1;
     if (setup.cavitation == Cavitation::kHalfSommerfeld) p = p.cwiseMax(0.0);
   }
@@ -303,6 +326,30 @@ ReducedForce solve_reynolds_direction(const ReynoldsSetup& setup, double eccentr
                                       PressureField* pressure) {
   return solve_forcing(setup, eccentricity, std::cos(direction), std::sin(direction), workspace,
                        pressure);
+}
+
+ReducedFlow film_flows(const ReynoldsSetup& setup, const FilmState& film,
+                       const PressureField& pressure) {
+  validate_setup(setup);
+  const GridGeometry g(setup.grid);
+  const Eigen::MatrixXd& P = pressure.values;
+  if (P.rows() != g.n_theta || P.cols() != g.n_axial + 1)
+    throw std::invalid_argument("film_flows: the pressure field is not on the setup's grid");
+  const double eps = film.eccentricity, h0 = film_thickness(eps, 0.0);
+  // ∫∂θΠ dZ over the half length (trapezoid, Π = 0 at the end), ∂θΠ at θ = 0⁺ by the
+  // second-order difference into +θ: with cavitation the film starts at θ = 0 and Π has a kink
+  // there, which a central difference would halve.
+  double poiseuille = 0.0;
+  for (int j = 0; j < g.n_axial; ++j)
+    poiseuille += g.cell_width(j) * (-3.0 * P(0, j) + 4.0 * P(1, j) - P(2, j)) / (2.0 * g.dtheta);
+  Eigen::VectorXd field(g.size());
+  for (int i = 0; i < g.n_theta; ++i) {
+    for (int j = 0; j < g.n_axial; ++j) field[g.index(i, j)] = P(i, j);
+  }
+  ReducedFlow q;
+  q.inlet = 0.5 * film.wedge_speed * h0 - h0 * h0 * h0 / 12.0 * 2.0 * poiseuille;
+  q.side = side_flow_of(g, eps, setup.length_over_diameter, field);
+  return q;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,9 +446,9 @@ std::vector<double> flatten(const Eigen::MatrixXd& m) {
 }  // namespace
 
 struct FiniteBearingTable::Lookup {
-  Eigen::Vector2d f;      // f(ε, ψ)
-  Eigen::Vector2d f_eps;  // ∂f/∂ε
-  Eigen::Vector2d f_psi;  // ∂f/∂ψ
+  Eigen::Vector3d f;      // f(ε, ψ): F̄_r, F̄_t and q̄_s per unit ρ
+  Eigen::Vector3d f_eps;  // ∂f/∂ε
+  Eigen::Vector3d f_psi;  // ∂f/∂ψ
 };
 
 FiniteBearingTable::FiniteBearingTable(const FiniteBearingTableOptions& options)
@@ -419,7 +466,9 @@ FiniteBearingTable::FiniteBearingTable(const FiniteBearingTableOptions& options)
   setup.cavitation = options_.cavitation;
   setup.grid = options_.grid;
   ReynoldsWorkspace workspace;  // each solve is warm-started from the neighbouring direction
-  Eigen::MatrixXd g[2] = {Eigen::MatrixXd(n_u, n_psi), Eigen::MatrixXd(n_u, n_psi)};
+  Eigen::MatrixXd g[kComponents];
+  for (auto& m : g) m.resize(n_u, n_psi);
+  const GridGeometry grid(setup.grid);
   for (int iu = 0; iu < n_u; ++iu) {
     const double eps = std::tanh(iu * du_);
     const double weight = table_weight(eps);
@@ -427,9 +476,11 @@ FiniteBearingTable::FiniteBearingTable(const FiniteBearingTableOptions& options)
       const ReducedForce f = solve_reynolds_direction(setup, eps, ip * dpsi_, &workspace);
       g[0](iu, ip) = weight * f.radial;
       g[1](iu, ip) = weight * f.tangential;
+      g[2](iu, ip) = side_flow_of(grid, eps, setup.length_over_diameter,
+                                  workspace_impl(workspace).last_pressure);
     }
   }
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kComponents; ++k) {
     const Eigen::MatrixXd g_psi = periodic_slopes(g[k].transpose(), dpsi_).transpose();
     g_[k] = flatten(g[k]);
     g_u_[k] = flatten(not_a_knot_slopes(g[k], du_));
@@ -452,7 +503,7 @@ FiniteBearingTable::Lookup FiniteBearingTable::lookup(double eccentricity, doubl
   const HermiteBasis bu = hermite_basis(su, du_);
   const HermiteBasis bp = hermite_basis(turns - cell, dpsi_);
 
-  double g[2] = {0.0, 0.0}, g_u[2] = {0.0, 0.0}, g_psi[2] = {0.0, 0.0};
+  double g[kComponents] = {}, g_u[kComponents] = {}, g_psi[kComponents] = {};
   for (int a = 0; a < 2; ++a) {
     for (int b = 0; b < 2; ++b) {
       const std::size_t node = std::size_t((iu + a) * n_psi + (b == 0 ? ip0 : ip1));
@@ -462,7 +513,7 @@ FiniteBearingTable::Lookup FiniteBearingTable::lookup(double eccentricity, doubl
       const double du_p = bu.d_value[a] * bp.slope[b], du_up = bu.d_slope[a] * bp.slope[b];
       const double dp_v = bu.value[a] * bp.d_value[b], dp_u = bu.slope[a] * bp.d_value[b];
       const double dp_p = bu.value[a] * bp.d_slope[b], dp_up = bu.slope[a] * bp.d_slope[b];
-      for (int k = 0; k < 2; ++k) {
+      for (int k = 0; k < kComponents; ++k) {
         const double v = g_[k][node], vu = g_u_[k][node], vp = g_psi_[k][node];
         const double vup = g_upsi_[k][node];
         g[k] += v * w_v + vu * w_u + vp * w_p + vup * w_up;
@@ -480,6 +531,9 @@ FiniteBearingTable::Lookup FiniteBearingTable::lookup(double eccentricity, doubl
     out.f_eps[k] = (g_u[k] + 4.0 * eps * g[k]) * inv_w / s;
     out.f_psi[k] = g_psi[k] * inv_w;
   }
+  out.f[2] = g[2];  // the side flow is tabulated unweighted
+  out.f_eps[2] = g_u[2] / s;
+  out.f_psi[2] = g_psi[2];
   return out;
 }
 
@@ -508,12 +562,14 @@ BearingForce FiniteBearingTable::evaluate(const FilmState& film,
   const Lookup l = lookup(eps, std::atan2(sin_psi, cos_psi));
 
   BearingForce out;
-  out.force = scale * rho * l.f;
+  out.force = scale * rho * l.f.head<2>();
+  out.side_flow = bearing.journal_radius * bearing.clearance * bearing.length * rho * l.f[2];
   // F = C ρ f(ε, ψ(a, b)): ∂F/∂a = C(cos ψ f − sin ψ ∂f/∂ψ), ∂F/∂b = C(sin ψ f + cos ψ ∂f/∂ψ),
   // bounded however small ρ is.
-  const Eigen::Vector2d d_wedge = scale * (cos_psi * l.f - sin_psi * l.f_psi);
-  const Eigen::Vector2d d_squeeze = scale * (sin_psi * l.f + cos_psi * l.f_psi);
-  if (!clamped) out.jacobian.col(0) = scale * rho * l.f_eps + omega * d_wedge;
+  const Eigen::Vector2d f = l.f.head<2>(), f_psi = l.f_psi.head<2>();
+  const Eigen::Vector2d d_wedge = scale * (cos_psi * f - sin_psi * f_psi);
+  const Eigen::Vector2d d_squeeze = scale * (sin_psi * f + cos_psi * f_psi);
+  if (!clamped) out.jacobian.col(0) = scale * rho * l.f_eps.head<2>() + omega * d_wedge;
   out.jacobian.col(1) = 2.0 * d_squeeze;
   out.jacobian.col(2) = eps * d_wedge;
   return out;

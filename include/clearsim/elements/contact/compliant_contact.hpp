@@ -46,6 +46,15 @@ struct Lubrication {
     const S w_i = J.axis.dot(i.omega_W()), w_j = J.axis.dot(j.omega_W());
     return bearing.force(J, w_i, w_j);
   }
+
+  // The bearing-loss channels of one journal (journal bearings only; bearing_losses.hpp):
+  // "friction_torque" T_J, "couette_torque", "poiseuille_torque" on the journal about the axis
+  // [N·m], "bush_friction_torque" T_B [N·m], "power_loss" [W], "side_flow" [m³/s], "min_film"
+  // [m] (lubrication_channels.cpp).
+  static const std::vector<std::string>& loss_channel_names();
+  int num_loss_channels() const;
+  double loss_channel(int q, const Journal<double>& J, const Pose<double>& i,
+                      const Pose<double>& j) const;
 };
 
 // Completes a film law for its geometry when the element that owns it is built: a pin with two
@@ -86,7 +95,8 @@ class CompliantContact final : public Element {
   // The geometry's channels (contact_geometry.hpp) and, per contact point k (suffix k = 1, 2 for
   // a pin with two ends, none otherwise): "normal_force" F_N [N], "friction_force" ‖F_T‖ [N],
   // "penetration" max(0, δ) [m], "contact_state" (0 open, 1 closed); with lubrication
-  // "film_force" ‖F_film‖ [N] per journal.
+  // "film_force" ‖F_film‖ [N] per journal and, for a journal bearing, its loss channels
+  // (Lubrication::loss_channel_names).
   std::vector<std::string> channel_names() const override;
   std::vector<Marker> attachments() const override { return geometry_markers(geometry_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;

@@ -58,7 +58,8 @@ class LubricatedClearance final : public Element {
 
   // The geometry's channels (contact_geometry.hpp; "gap" is c − e0 − ‖e‖) and, per journal
   // (suffix 1, 2 for a pin with two ends): "film_force" ‖F_film‖ [N] and "film_power" [W], the
-  // power of the film force on the two bodies (≤ 0 for a squeeze film: what it dissipates).
+  // power of the film force on the two bodies (≤ 0 for a squeeze film: what it dissipates);
+  // for a journal bearing also its loss channels (Lubrication::loss_channel_names).
   // The NSGA contact channels (impulse, contact_force, contact_state) come with the gaps.
   std::vector<std::string> channel_names() const override;
   std::vector<Marker> attachments() const override { return geometry_markers(geometry_); }
@@ -80,6 +81,8 @@ class LubricatedClearance final : public Element {
  private:
   template <class S>
   Eigen::Matrix<S, 12, 1> film_force(const Pose<S>& i, const Pose<S>& j, Evaluation* ev) const;
+  template <class S>
+  int journals_of(const Pose<S>& i, const Pose<S>& j, Journal<S>* J) const;
   // The revolute geometry whose ideal axial row this element carries (nullptr if none).
   const RevoluteClearanceGeometry* axial_row_geometry() const;
   Geometry geometry_;

@@ -104,7 +104,8 @@ class MeshContact final : public Element {
   int num_memory() const override { return kMemoryPerRegion * options_.max_regions; }
   void update_memory(const ElementInput& in, double* memory) const override;
 
-  // "regions" (count), "normal_force" ΣF_N [N], "friction_force" Σ‖F_T‖ [N], "penetration"
+  // "regions" (count), "normal_force" ΣF_N [N], "friction_force" Σ‖F_T‖ over every point the
+  // friction acts at (μ ΣF_N when all slide: the analytic gear mesh's meaning), "penetration"
   // max δ [m], "triangle_pairs" (intersecting), "unresolved_pairs" (no vertex inside: a mesh
   // too coarse for the patch, DetectionStats), "friction_power" −Σ F_T·v_rel [W] (lost, ≥ 0
   // for sliding), "torque_i.x|y|z" and "torque_j.x|y|z" the contact forces' moment about each
@@ -126,8 +127,11 @@ class MeshContact final : public Element {
     Vec3 friction_moment_W = Vec3::Zero();
     double friction_power = 0.0;
     Vec3 F_T_W = Vec3::Zero();  // friction force on body j [N]
-    int vertices = 0;           // penetrating vertices in the region
-    int slot = -1;              // memory slot it matched (−1: none)
+    // Σ‖F_T,e‖ over the points the friction is spread on (point: ‖F_T‖) [N]. Not ‖F_T_W‖: along
+    // a tooth contact line crossing the pitch line the sliding reverses and the vectors cancel.
+    double friction_magnitude = 0.0;
+    int vertices = 0;  // penetrating vertices in the region
+    int slot = -1;     // memory slot it matched (−1: none)
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
   // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the reused

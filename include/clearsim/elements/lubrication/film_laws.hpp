@@ -8,12 +8,15 @@
 //  SqueezeFilm       spherical joint (seed 000 eqs. 10–18, as resolved in reference.md §5.1):
 //                    F = −C₀ f(ε_s) ė_n n, C₀ = 6πμr⁴/c³, ė_n = n·ė, ε_s = ±ε (approach/separation)
 //                    f(ε) = ln(1−ε)/ε³ + 1/(ε²(1−ε)) − 1/(2ε) (series 2/3 + 3ε/4 + … below 0.1)
-//  JournalBearing    long (Pinkus–Sternlicht full-Sommerfeld, §5.2; seed 003 eqs. 21–22) or
-//                    short (Ocvirk, §5.3, with the film where the pressure is positive: the half
-//                    circle turns with the squeeze-to-wedge ratio), radial along n and tangential
-//                    along t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇; or
+//  JournalBearing    long (Pinkus–Sternlicht, §5.2; seed 003 eqs. 21–22) or short (Ocvirk,
+//                    §5.3) in closed form (journal_films.hpp), each with the converging half
+//                    film (half-Sommerfeld / Gümbel: the half circle where the film closes, which
+//                    turns with the squeeze-to-wedge ratio; the default) or the full film
+//                    (Sommerfeld, `cavitation: sommerfeld`); radial along n and tangential along
+//                    t = u × n, with ε̇ = n·ė/c and the wedge speed ω̄ = ω_J + ω_B − 2γ̇; or
 //                    finite (Reynolds' equation solved numerically and tabulated,
-//                    reynolds_bearing.hpp, with its cavitation condition).
+//                    reynolds_bearing.hpp, with its cavitation condition). Its friction torque,
+//                    power loss and flow: bearing_losses.hpp (reported, not applied).
 // The eccentricity ratio is capped at ε_max = 1 − h_min/c (h_min: the film thickness where dry
 // contact takes over, reference.md §5.4 option B), so the force stays finite in contact.
 #pragma once
@@ -24,6 +27,7 @@
 #include <type_traits>
 
 #include "clearsim/elements/contact/contact_geometry.hpp"
+#include "clearsim/elements/lubrication/journal_films.hpp"
 #include "clearsim/elements/lubrication/reynolds_bearing.hpp"
 
 namespace cs::lubrication {
@@ -76,47 +80,17 @@ struct SqueezeFilm {
 
 enum class BearingModel { kLong, kShort, kFinite };
 
-// Short (Ocvirk) bearing with the film where the short-bearing pressure is positive (reference.md
-// §5.3's fix of the fixed π film, after Daniel et al. 2016). Per unit length the pressure is
-// P(θ) = (μL³/c²)(−g)/(1 + ε cos θ)³ where g(θ) = ε̇ cos θ − (εω̄/2) sin θ < 0, zero elsewhere; g
-// changes sign at θ + φ = ±π/2 (tan φ = εω̄/(2ε̇)), so the film is a half circle that turns with
-// the ratio of squeeze to wedge — continuously, where the fixed π film flips at ω̄ = 0 and stalls
-// Newton. The Sommerfeld substitution 1 + ε cos θ = (1 − ε²)/(1 − ε cos γ) turns the integrands
-// into trigonometric polynomials of degree 2 in γ, integrated here in closed form:
-//   F_r = −k/(1−ε²)^{5/2} [ε̇ I₁ − a s I₂],   F_t = −k/(1−ε²)^{5/2} [ε̇ s I₂ − a s² I₃],
-//   I₁ = ∫(cos γ − ε)², I₂ = ∫ sin γ (cos γ − ε), I₃ = ∫ sin² γ over the film,
-// with a = εω̄/2, s = √(1 − ε²), k = μRL³/c². Pure wedge gives §5.3's π-film formulas exactly.
+// Kinematics of a journal's film (reference.md §5.2), as the force uses them.
 template <class S>
-void short_film_forces(const S& eps, const S& eps_dot, const S& omega_bar, double k, S& F_r,
-                       S& F_t) {
-  using std::atan2;
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
-  const S a = 0.5 * eps * omega_bar;
-  if (value_of(a) == 0.0 && value_of(eps_dot) == 0.0) {  // no motion, no film force
-    F_r = F_t = S(0.0);
-    return;
-  }
-  const double pi = std::numbers::pi;
-  const S phi = atan2(a, eps_dot);
-  const S s = sqrt(1.0 - eps * eps);
-  // Film edges θ₁ = π/2 − φ, θ₂ = θ₁ + π, and their γ = atan2(s sin θ, cos θ + ε), unwrapped.
-  const auto gamma_of = [&](const S& theta) { return atan2(s * sin(theta), cos(theta) + eps); };
-  const S theta1 = 0.5 * pi - phi;
-  const S g1 = gamma_of(theta1);
-  S g2 = gamma_of(S(theta1 + pi));
-  if (value_of(g2) <= value_of(g1)) g2 += 2.0 * pi;
-  const auto I1 = [&](const S& g) {
-    return 0.5 * g + 0.25 * sin(2.0 * g) - 2.0 * eps * sin(g) + eps * eps * g;
-  };
-  const auto I2 = [&](const S& g) { return 0.5 * sin(g) * sin(g) + eps * cos(g); };
-  const auto I3 = [&](const S& g) { return 0.5 * g - 0.25 * sin(2.0 * g); };
-  const S i1 = I1(g2) - I1(g1), i2 = I2(g2) - I2(g1), i3 = I3(g2) - I3(g1);
-  const S scale = -k / (s * s * s * s * s);
-  F_r = scale * (eps_dot * i1 - a * s * i2);
-  F_t = scale * (eps_dot * s * i2 - a * s * s * i3);
-}
+struct BearingFilmState {
+  bool centred = true;   // ‖e‖ ≤ 1e-9 c: no line of centres (the rest is then unset)
+  S e = S(0.0);          // ‖e‖ [m], uncapped
+  V3<S> n, t;            // line of centres n = e/‖e‖ and t = u × n
+  S eps = S(0.0);        // ε = ‖e‖/c capped at ε_max [-]
+  S eps_dot = S(0.0);    // ε̇ = n·ė/c [1/s]
+  S gamma_dot = S(0.0);  // γ̇, rate of the line of centres about u [rad/s]
+  S omega_bar = S(0.0);  // wedge speed ω̄ = ω_J + ω_B − 2γ̇ (0 with wedge: false) [rad/s]
+};
 
 struct JournalBearing {
   BearingModel model = BearingModel::kLong;
@@ -126,7 +100,9 @@ struct JournalBearing {
   double clearance = 0.0;  // c [m]
   double eps_max = 0.99;   // 1 − h_min/c
   bool wedge = true;       // false: squeeze term only (seed 003 uses eq. 21 alone)
-  Cavitation cavitation = Cavitation::kReynolds;  // finite bearing only
+  // Finite: the Reynolds-equation condition. Long and short: kSommerfeld is the full film,
+  // anything else the converging half film (journal_films.hpp).
+  Cavitation cavitation = Cavitation::kReynolds;
   // The finite bearing's force table for this L/D (built by the element that owns the bearing).
   std::shared_ptr<const FiniteBearingTable> table;
 
@@ -148,47 +124,74 @@ struct JournalBearing {
     }
   }
 
+  // The film's kinematics from the journal and the two bodies' absolute rates about the axis.
+  template <class S>
+  BearingFilmState<S> film_state(const contact::Journal<S>& J, const S& omega_i,
+                                 const S& omega_j) const {
+    using std::sqrt;
+    BearingFilmState<S> st;
+    const V3<S>& u = J.axis;
+    st.e = sqrt(J.e.squaredNorm());
+    st.centred = value_of(st.e) <= 1e-9 * clearance;
+    if (st.centred) return st;
+    st.n = J.e / st.e;
+    st.t = u.cross(st.n);
+    st.eps = capped(S(st.e / clearance), eps_max);
+    st.eps_dot = st.n.dot(J.e_dot) / clearance;
+    // γ̇: rate of the line of centres about the axis; ω̄ = ω_J + ω_B − 2γ̇ (absolute rates).
+    st.gamma_dot = u.dot(J.e.cross(J.e_dot)) / (st.e * st.e);
+    st.omega_bar = wedge ? S(omega_i + omega_j - 2.0 * st.gamma_dot) : S(0.0);
+    return st;
+  }
+
+  // Whether the closed-form film is the full circle (Sommerfeld) or the converging half
+  // (half-Sommerfeld / Gümbel, the default; journal_films.hpp).
+  bool full_film() const { return cavitation == Cavitation::kSommerfeld; }
+
+  // Radial squeeze coefficient at ε = 0 [N·s/m]: F = −k0 ė (the same for every direction).
+  double centred_squeeze_coefficient() const {
+    const double pi = std::numbers::pi;
+    const double mu = viscosity, R = radius, L = length, c = clearance;
+    const double share = full_film() ? 1.0 : 0.5;  // the half film carries half
+    return model == BearingModel::kLong ? share * 12.0 * pi * mu * L * R * R * R / (c * c * c)
+                                        : share * pi * mu * R * L * L * L / (c * c * c);
+  }
+
+  // F_r (along n) and F_t (along t) on the journal for the film state.
+  template <class S>
+  void film_forces(const S& eps, const S& eps_dot, const S& omega_bar, S& F_r, S& F_t) const {
+    const double mu = viscosity, R = radius, L = length, c = clearance;
+    if (model == BearingModel::kFinite) {
+      finite_forces(eps, eps_dot, omega_bar, F_r, F_t);
+    } else if (model == BearingModel::kLong) {
+      long_film_forces(eps, eps_dot, omega_bar, mu * L * R * R * R / (c * c), full_film(), F_r,
+                       F_t);
+    } else {
+      short_film_forces(eps, eps_dot, omega_bar, mu * R * L * L * L / (c * c), full_film(), F_r,
+                        F_t);
+    }
+  }
+
   template <class S>
   V3<S> force(const contact::Journal<S>& J, const S& omega_i, const S& omega_j) const {
     using std::sqrt;
-    const double pi = std::numbers::pi;
-    const double mu = viscosity, R = radius, L = length, c = clearance;
-    const S e = sqrt(J.e.squaredNorm());
-    const V3<S>& u = J.axis;
-    if (value_of(e) <= 1e-9 * c) {
+    const BearingFilmState<S> st = film_state(J, omega_i, omega_j);
+    if (st.centred) {
       // ε = 0: the radial squeeze coefficient (the same for every direction), no wedge force.
+      const V3<S>& u = J.axis;
       const V3<S> e_dot_r = J.e_dot - u * u.dot(J.e_dot);
       if (model == BearingModel::kFinite) {
         const S speed = sqrt(e_dot_r.squaredNorm());
         if (value_of(speed) == 0.0) return V3<S>::Zero();
         S F_r, F_t;
-        finite_forces(S(0.0), S(speed / c), S(0.0), F_r, F_t);
+        finite_forces(S(0.0), S(speed / clearance), S(0.0), F_r, F_t);
         return (F_r / speed) * e_dot_r;
       }
-      const double k0 = model == BearingModel::kLong ? 12.0 * pi * mu * L * R * R * R / (c * c * c)
-                                                     : 0.5 * pi * mu * R * L * L * L / (c * c * c);
-      const V3<S> e_dot_radial = J.e_dot - u * u.dot(J.e_dot);
-      return -k0 * e_dot_radial;
+      return -centred_squeeze_coefficient() * e_dot_r;
     }
-    const V3<S> n = J.e / e;
-    const V3<S> t = u.cross(n);
-    const S eps = capped(S(e / c), eps_max);
-    const S eps_dot = n.dot(J.e_dot) / c;
-    // γ̇: rate of the line of centres about the axis; ω̄ = ω_J + ω_B − 2γ̇ (absolute rates).
-    const S gamma_dot = u.dot(J.e.cross(J.e_dot)) / (e * e);
-    const S omega_bar = wedge ? S(omega_i + omega_j - 2.0 * gamma_dot) : S(0.0);
-    const S one_m = 1.0 - eps * eps;
     S F_r, F_t;
-    if (model == BearingModel::kFinite) {
-      finite_forces(eps, eps_dot, omega_bar, F_r, F_t);
-    } else if (model == BearingModel::kLong) {
-      const double k = 12.0 * pi * mu * L * R * R * R / (c * c);
-      F_r = -k * eps_dot / (one_m * sqrt(one_m));
-      F_t = k * eps * omega_bar / ((2.0 + eps * eps) * sqrt(one_m));
-    } else {
-      short_film_forces(eps, eps_dot, omega_bar, mu * R * L * L * L / (c * c), F_r, F_t);
-    }
-    return F_r * n + F_t * t;
+    film_forces(st.eps, st.eps_dot, st.omega_bar, F_r, F_t);
+    return F_r * st.n + F_t * st.t;
   }
 };
 

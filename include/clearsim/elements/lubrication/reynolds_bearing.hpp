@@ -45,17 +45,18 @@
 //   F_k = (μ L R³/c²) ρ f_k(ε, ψ),   k ∈ {r, t}   (ψ = 0: pure wedge, ψ = π/2: pure approach),
 // and f_k is tabulated on nodes uniform in u = artanh(ε) ∈ [0, artanh(ε_max)] (dense near
 // ε_max, where the forces grow like (1 − ε²)^(−1/2 … −5/2)) and uniform periodic in ψ ∈ [0, 2π),
-// as g_k = (1 − ε²)² f_k, which stays of order one up to ε → 1. g_k is interpolated by bicubic
-// Hermite patches whose node slopes come from cubic splines (not-a-knot in u, periodic in ψ): the
-// interpolant is C¹ and the returned partial derivatives are its exact derivatives.
-// Out of range: ε is clamped to [0, ε_max] (the caller caps ε, e.g. by reference.md §5.4): the
-// force is held at its ε_max value and ∂F/∂ε = 0 beyond. At ρ = 0 (no wedge and no squeeze, or
-// ε = 0 with ε̇ = 0) the force is exactly zero and its derivatives are those of the direction
-// ψ = 0 (ω̄ ≥ 0) or ψ = π (ω̄ < 0): the exact one-sided derivatives of a journal leaving the
-// centre with ε̇ = 0. With cavitation the force is positively homogeneous, not differentiable,
-// in (ω̄, ε̇) at ρ = 0. Nothing returns NaN.
-// Interpolation error of the default table (33 × 48 nodes, ε_max = 0.95), against direct solves
-// on the same grid at every cell centre, as ‖ΔF‖ over the largest ‖F‖ at that ε:
+// as g_k = (1 − ε²)² f_k, which stays of order one up to ε → 1. The side flow per unit ρ,
+// Q_s = R c L ρ q_s(ε, ψ) (film_flows), is tabulated the same way, unweighted (it stays bounded).
+// g_k is interpolated by bicubic Hermite patches whose node slopes come from cubic splines
+// (not-a-knot in u, periodic in ψ): the interpolant is C¹ and the returned partial derivatives are
+// its exact derivatives. Out of range: ε is clamped to [0, ε_max] (the caller caps ε, e.g. by
+// reference.md §5.4): the force is held at its ε_max value and ∂F/∂ε = 0 beyond. At ρ = 0 (no wedge
+// and no squeeze, or ε = 0 with ε̇ = 0) the force is exactly zero and its derivatives are those of
+// the direction ψ = 0 (ω̄ ≥ 0) or ψ = π (ω̄ < 0): the exact one-sided derivatives of a journal
+// leaving the centre with ε̇ = 0. With cavitation the force is positively homogeneous, not
+// differentiable, in (ω̄, ε̇) at ρ = 0. Nothing returns NaN. Interpolation error of the default table
+// (33 × 48 nodes, ε_max = 0.95), against direct solves on the same grid at every cell centre, as
+// ‖ΔF‖ over the largest ‖F‖ at that ε:
 //   Sommerfeld 1.1e-5, half-Sommerfeld 4.3e-4, Reynolds 2.8e-4 at L/D = 1 (≤ 4.2e-4 at L/D =
 //   0.25 and 2);
 // pointwise ‖ΔF‖/‖F‖ where ‖F‖ is at least 10 % of that scale: 1.1e-5, 4.0e-3, 1.9e-3 (≤ 3.8e-3
@@ -95,6 +96,11 @@ struct ReynoldsSetup {
   double length_over_diameter = 1.0;  // L/D = L/(2R) [-]
   Cavitation cavitation = Cavitation::kReynolds;
   ReynoldsGrid grid{};
+  // Π = 0 on the line θ = 0 (the thickest film), as if oil were fed there at ambient pressure
+  // through an axial groove: Raimondi & Boyd's full bearing, whose film starts at the thickest
+  // point. Without it (the default, and the table's) the Swift–Stieber film may reach upstream
+  // of θ = 0 (at L/D = 1, ε = 0.8 it holds Π(0) ≈ 0.03 of its peak).
+  bool feed_at_thickest = false;
 };
 
 // Kinematics of the film (reference.md §5.2).
@@ -164,6 +170,19 @@ ReducedForce solve_reynolds_direction(const ReynoldsSetup& setup, double eccentr
                                       double direction, ReynoldsWorkspace* workspace = nullptr,
                                       PressureField* pressure = nullptr);
 
+// Flows of a solved field in units of R c L, Q = R c L q̄ [m³/s]:
+//   inlet  q̄ = ∫[ω̄H/2 − H³∂θΠ/12] dZ at θ = 0 (the thickest film), positive in +θ (the flow into
+//          the converging film of Raimondi & Boyd's flow variable Q/(RcNL) = 2π q̄/ω̄);
+//   side   q̄_s = −(κ/6) ∫H³ ∂ZΠ|_{Z=½} dθ, the net flow out of both ends (κ = (R/L)²).
+// ∂θΠ at θ = 0⁺ and ∂ZΠ at the end by second-order one-sided differences (into the film: for
+// ω̄ > 0 the cavitated film starts at θ = 0 with a kink in Π).
+struct ReducedFlow {
+  double inlet = 0.0;  // [1/s]
+  double side = 0.0;   // [1/s]
+};
+ReducedFlow film_flows(const ReynoldsSetup& setup, const FilmState& film,
+                       const PressureField& pressure);
+
 struct FiniteBearingTableOptions {
   double length_over_diameter = 1.0;  // L/D [-]
   Cavitation cavitation = Cavitation::kReynolds;
@@ -183,6 +202,7 @@ struct BearingParameters {
 
 struct BearingForce {
   Eigen::Vector2d force = Eigen::Vector2d::Zero();  // (F_r, F_t) on the journal [N]
+  double side_flow = 0.0;  // net flow out of both ends, R c L ρ q̄_s(ε, ψ) [m³/s] (no tangents)
   // ∂(F_r, F_t)/∂(ε, ε̇, ω̄) of the interpolant: columns [N], [N·s], [N·s/rad].
   Eigen::Matrix<double, 2, 3> jacobian = Eigen::Matrix<double, 2, 3>::Zero();
 };
@@ -211,9 +231,10 @@ class FiniteBearingTable {
   double u_max_ = 0.0;  // artanh(ε_max)
   double du_ = 0.0;     // node spacing in u
   double dpsi_ = 0.0;   // node spacing in ψ
-  // Per component k (0 = radial, 1 = tangential), node (iu, ipsi) at index iu·n_direction + ipsi:
-  // g, ∂g/∂u, ∂g/∂ψ, ∂²g/∂u∂ψ.
-  std::vector<double> g_[2], g_u_[2], g_psi_[2], g_upsi_[2];
+  // Per component k (0 = radial, 1 = tangential force, 2 = side flow), node (iu, ipsi) at index
+  // iu·n_direction + ipsi: g, ∂g/∂u, ∂g/∂ψ, ∂²g/∂u∂ψ.
+  static constexpr int kComponents = 3;
+  std::vector<double> g_[kComponents], g_u_[kComponents], g_psi_[kComponents], g_upsi_[kComponents];
   double build_seconds_ = 0.0;
 };
 
