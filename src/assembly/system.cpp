@@ -466,7 +466,7 @@ std::string System::conflicting_drivers(const State& s) const {
   const int joints = joint_cols.empty() ? 0 : rank_of(Bt(Eigen::all, joint_cols));
   if (all - joints >= driver_rows) return {};
   std::ostringstream os;
-  os << "the mechanism is locked at t = " << s.t << " s: its drivers (";
+  os << "the mechanism is locked: its drivers (";
   for (std::size_t k = 0; k < drivers.size(); ++k) os << (k ? ", " : "") << drivers[k];
   os << ") prescribe " << driver_rows << " motion" << (driver_rows > 1 ? "s" : "")
      << " but the joints leave " << std::max(0, all - joints) << " of them free ("

@@ -396,14 +396,6 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
                             StartFrom from) {
   LinearSystem ls;
   const State guess = s;
-  // A driver the joints do not let move (a driver too many) would show up only as a row removed
-  // as redundant and violated at the first step: said here, naming the drivers.
-  if (std::string why = sys.conflicting_drivers(s); !why.empty()) {
-    SolveReport locked;
-    locked.ok = false;
-    locked.message = std::move(why);
-    return locked;
-  }
   // Rows dependent at the initial guess must go before Newton can assemble at all.
   std::vector<std::string> removed = sys.remove_redundant_rows(s);
   SolveReport rep = assemble_positions(sys, s, tol, 50, ls);
@@ -415,7 +407,8 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
   const char* kSingularStart =
       "\n    (the initial configuration is singular: some constraints are dependent there but "
       "not nearby — a dead-centre or change-point position. Start the model away from it)";
-  if (generic_neighbour(sys, s, tol, ls, g)) {
+  const bool have_neighbour = generic_neighbour(sys, s, tol, ls, g);
+  if (have_neighbour) {
     const int before = sys.num_constraints();
     removed = sys.remove_redundant_rows(g);
     if (sys.num_constraints() != before) {
@@ -427,6 +420,14 @@ SolveReport make_consistent(System& sys, State& s, double tol, std::vector<std::
         return rep;
       }
     }
+  }
+  // A driver the joints do not let move (a driver too many) would show up only as a row removed
+  // as redundant and violated at the first step: said here, naming the drivers. Judged at the
+  // generic neighbour, where a dead-centre start's momentary dependence is gone.
+  if (std::string why = sys.conflicting_drivers(have_neighbour ? g : s); !why.empty()) {
+    rep.ok = false;
+    rep.message = std::move(why);
+    return rep;
   }
   notes.insert(notes.end(), removed.begin(), removed.end());
   s.lambda = VecX::Zero(sys.num_constraints());
