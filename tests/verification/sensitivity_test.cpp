@@ -61,6 +61,26 @@ std::vector<std::vector<double>> run_with(const std::string& text, std::vector<O
   return table.rows;
 }
 
+// Every output row with the derivatives of `path` after the channels, run with o's settings
+// (body poses when they say auto).
+std::vector<std::vector<double>> sensitivity_rows(const std::string& text,
+                                                  const std::vector<Override>& o,
+                                                  const std::string& path) {
+  LoadedModel lm = load_model_string(text, "model.yaml", o);
+  System sys(lm.model);
+  std::string note;
+  lm.run = DirectSensitivity::adapted(lm.run, note);
+  const ChannelSet channels = model_channels(lm, sys);
+  DirectSensitivity sens(text, "model.yaml", o, {path}, channels.names(), sys, lm.run);
+  Table table(channels);
+  table.sens = &sens;
+  State s;
+  std::vector<std::string> notes;
+  EXPECT_TRUE(run_with_sensitivities(sys, lm.run, sens, table, s, notes).ok);
+  EXPECT_TRUE(sens.warnings().empty()) << sens.warnings().front();
+  return table.rows;
+}
+
 // Largest |sensitivity − difference of runs| over the run, relative to the largest |difference|,
 // for the channels `checked`. The runs' difference is Richardson's of central differences at ±Δ
 // and ±2Δ (truncation O(Δ⁴)): a run's accelerations and reactions carry round-off amplified by
@@ -74,14 +94,7 @@ void expect_matches_runs(const std::string& text, const std::string& path, doubl
   System sys(lm.model);
   ASSERT_EQ(DirectSensitivity::unsupported(sys, lm.run), "");
   const ChannelSet channels = model_channels(lm, sys);
-  DirectSensitivity sens(text, "model.yaml", o, {path}, channels.names(), sys, lm.run);
-  Table table(channels);
-  table.sens = &sens;
-  State s;
-  std::vector<std::string> notes;
-  const RunStats stats = run_with_sensitivities(sys, lm.run, sens, table, s, notes);
-  ASSERT_TRUE(stats.ok) << stats.message;
-  EXPECT_TRUE(sens.warnings().empty()) << sens.warnings().front();
+  const std::vector<std::vector<double>> rows = sensitivity_rows(text, o, path);
   std::vector<std::vector<double>> runs[4];
   for (int k = 0; k < 4; ++k) {
     char buf[40];
@@ -89,7 +102,7 @@ void expect_matches_runs(const std::string& text, const std::string& path, doubl
     auto ok = o;
     ok.push_back({path, buf});
     runs[k] = run_with(text, ok);
-    ASSERT_EQ(runs[k].size(), table.rows.size());
+    ASSERT_EQ(runs[k].size(), rows.size());
   }
   const std::size_t nc = channels.names().size();
   for (const std::string& name : checked) {
@@ -98,11 +111,11 @@ void expect_matches_runs(const std::string& text, const std::string& path, doubl
                                  channels.names().begin());
     ASSERT_LT(c, nc) << name;
     double worst = 0.0, scale = 0.0;
-    for (std::size_t k = 0; k < table.rows.size(); ++k) {
+    for (std::size_t k = 0; k < rows.size(); ++k) {
       const double d1 = (runs[0][k][c] - runs[1][k][c]) / (2.0 * step);
       const double d2 = (runs[2][k][c] - runs[3][k][c]) / (4.0 * step);
       const double fd = (4.0 * d1 - d2) / 3.0;
-      worst = std::max(worst, std::abs(table.rows[k][nc + c] - fd));
+      worst = std::max(worst, std::abs(rows[k][nc + c] - fd));
       scale = std::max(scale, std::abs(fd));
     }
     ASSERT_GT(scale, 0.0) << name;
@@ -136,24 +149,6 @@ TEST(DirectSensitivity, PendulumLengthAgainstWholeRuns) {
 // The model's own settings (modified Newton's mass iteration, default tolerance): the tangent
 // iteration converges with the mass iteration's factorization to the tangent full Newton gives
 // (measured 1e-8 relative on the reactions, 1e-13 on the positions).
-std::vector<std::vector<double>> sensitivity_rows(const std::string& text,
-                                                  const std::vector<Override>& o,
-                                                  const std::string& path) {
-  LoadedModel lm = load_model_string(text, "model.yaml", o);
-  System sys(lm.model);
-  std::string note;
-  lm.run = DirectSensitivity::adapted(lm.run, note);
-  const ChannelSet channels = model_channels(lm, sys);
-  DirectSensitivity sens(text, "model.yaml", o, {path}, channels.names(), sys, lm.run);
-  Table table(channels);
-  table.sens = &sens;
-  State s;
-  std::vector<std::string> notes;
-  EXPECT_TRUE(run_with_sensitivities(sys, lm.run, sens, table, s, notes).ok);
-  EXPECT_TRUE(sens.warnings().empty());
-  return table.rows;
-}
-
 TEST(DirectSensitivity, ModifiedNewtonGivesFullNewtonsTangent) {
   const std::string text = example("slider_crank_ideal/model.yaml");
   const std::string path = "drivers.crank_speed.angular_velocity";
