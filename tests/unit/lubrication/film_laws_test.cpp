@@ -15,6 +15,17 @@ namespace {
 
 using testing::make_bearing;
 
+// A journal at rest at eccentricity ratio eps along x in a bearing of clearance c, axis z.
+contact::Journal<double> steady_journal(double eps, double c) {
+  contact::Journal<double> J;
+  J.centre_i.setZero();
+  J.axis = Vec3::UnitZ();
+  J.e = Vec3(eps * c, 0.0, 0.0);
+  J.centre_j = J.e;
+  J.e_dot.setZero();
+  return J;
+}
+
 // Seed 000 eq. 15 against numerical integration of eqs. 13–14: the force on the ball from the
 // Gümbel pressure p(θ) = (3μr²ė/(c³ε))[(1 − ε cos θ)⁻² − 1] on 0 ≤ θ ≤ π/2 is
 // F = 2πr² ∫ p sin θ cos θ dθ = C₀ f(ε) ė. Composite Simpson with 4000 intervals is exact to
@@ -74,12 +85,7 @@ TEST(SqueezeFilmLaw, CentredBranchIsContinuous) {
 TEST(JournalBearingLaw, SteadyLoadMatchesSommerfeldNumbers) {
   const double mu = 0.05, R = 0.02, L = 0.02, c = 4e-5, omega = 300.0, N = omega / (2 * M_PI);
   for (double eps : {0.3, 0.6, 0.85}) {
-    contact::Journal<double> J;
-    J.centre_i.setZero();
-    J.axis = Vec3::UnitZ();
-    J.e = Vec3(eps * c, 0.0, 0.0);
-    J.centre_j = J.e;
-    J.e_dot.setZero();
+    const contact::Journal<double> J = steady_journal(eps, c);
     JournalBearing longb = make_bearing(BearingModel::kLong, mu, R, L, c, 0.99);
     longb.cavitation = Cavitation::kSommerfeld;
     const Vec3 F = longb.force(J, 0.0, omega);
@@ -202,12 +208,7 @@ TEST(LongBearingLaw, HalfFilmSteadyLoadMatchesHalfSommerfeldNumbers) {
   const double mu = 0.05, R = 0.02, L = 0.02, c = 4e-5, omega = 300.0, N = omega / (2 * M_PI);
   const JournalBearing b = make_bearing(BearingModel::kLong, mu, R, L, c, 0.99);
   for (double eps : {0.2, 0.6, 0.9}) {
-    contact::Journal<double> J;
-    J.centre_i.setZero();
-    J.axis = Vec3::UnitZ();
-    J.e = Vec3(eps * c, 0.0, 0.0);
-    J.centre_j = J.e;
-    J.e_dot.setZero();
+    const contact::Journal<double> J = steady_journal(eps, c);
     const Vec3 F = b.force(J, 0.0, omega);
     const double P = F.norm() / (2 * R * L), s2 = 1 - eps * eps;
     const double S =
