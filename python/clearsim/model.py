@@ -17,7 +17,9 @@ class Result:
     notes     the engine's notes (redundant constraints removed, ...)
     warnings  the model file's warnings
 
-    result["slider.velocity.x"] is result.channels["slider.velocity.x"].
+    result["slider.velocity.x"] is result.channels["slider.velocity.x"]. A run with
+    sensitivities also has the arrays "d(<channel>)/d(<path>)" (result.derivative(channel,
+    path) reads one).
     """
 
     def __init__(self, channels, summary, notes, warnings):
@@ -33,6 +35,17 @@ class Result:
 
     def __getitem__(self, name):
         return self.channels[name]
+
+    def derivative(self, channel, path):
+        """d(channel)/d(path) at each output point, from a run with sensitivities=[path, ...]
+        (docs/sensitivity.md). NaN where the derivative does not exist (the run warned)."""
+        key = f"d({channel})/d({path})"
+        if key not in self.channels:
+            if channel not in self.channels:
+                raise KeyError(f"no channel {channel!r} in this result")
+            raise KeyError(f"no derivative with respect to {path!r}: run with "
+                           f"sensitivities=[{path!r}, ...]")
+        return self.channels[key]
 
     def __contains__(self, name):
         return name in self.channels
@@ -107,12 +120,18 @@ class Model:
         more = normalize(overrides) + normalize(kwargs)
         return Model(self._core.with_overrides(more))
 
-    def run(self, end=None, step=None, every=None, progress=False, channels=None):
+    def run(self, end=None, step=None, every=None, progress=False, channels=None,
+            sensitivities=None):
         """Runs the model's analysis from t = 0 and returns a Result.
 
         end, step, every  replace solver.end [s], solver.step [s] and output.every for this run
         progress          False, True (a bar on stderr) or a callable progress(t, t_end)
         channels          channel names to return instead of the model's output.channels
+        sensitivities     paths of numbers of the model file ("bodies.slider.mass",
+                          "joints.rod_slider.clearance.radial", as with_overrides names them):
+                          the result also has d(<channel>)/d(<path>) for every channel and
+                          path, the derivative of the computed solution (docs/sensitivity.md;
+                          as `clearsim run --sensitivity PATH`)
         The numbers are those of `clearsim run` on the same model, bit for bit. Raises
         SimulationError (with .result, what was computed) if the run stops early; Ctrl-C
         stops it with KeyboardInterrupt.
@@ -123,7 +142,14 @@ class Model:
         elif not progress:
             callback = None
         limits = _core.RunLimits(end=end, step=step, every=every)
-        arrays, summary, notes, warnings = self._core.run(limits, callback, channels)
+        if isinstance(sensitivities, str):
+            sensitivities = [sensitivities]
+        paths = list(sensitivities or [])
+        for p in paths:
+            if not isinstance(p, str):
+                raise TypeError(f"sensitivities: expected paths of the model file (str), found "
+                                f"{type(p).__name__} {p!r}")
+        arrays, summary, notes, warnings = self._core.run(limits, callback, channels, paths)
         result = Result(arrays, summary, notes, warnings)
         if not summary["ok"]:
             err = SimulationError(f"{self.path}: error: {summary['message']}")

@@ -35,6 +35,8 @@ struct RunLimits {
   std::optional<double> end, step;
   std::optional<int> every;
   void apply(cs::RunSettings& run) const;
+  // The same limits as overrides of the model text (solver.end=..., ...), for what re-reads it.
+  void append_overrides(std::vector<cs::Override>& overrides) const;
 };
 
 // The run statistics as a dict (steps, newton_iterations, ..., max_penetration, wall_seconds,

@@ -1,9 +1,21 @@
 // Run settings from Python keyword arguments, and run statistics as a dict.
 #include <cmath>
+#include <cstdio>
 
 #include "bindings.hpp"
 
 namespace clearsim_py {
+
+void RunLimits::append_overrides(std::vector<cs::Override>& overrides) const {
+  const auto number = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return std::string(buf);
+  };
+  if (end) overrides.push_back({"solver.end", number(*end)});
+  if (step) overrides.push_back({"solver.step", number(*step)});
+  if (every) overrides.push_back({"output.every", std::to_string(*every)});
+}
 
 void RunLimits::apply(cs::RunSettings& run) const {
   if (end) {

@@ -73,8 +73,32 @@ py::dict settings_dict(const cs::RunSettings& r) {
   return d;
 }
 
+// The sensitivities asked for (null when none), with the run's settings adapted to them; raises
+// SimulationError when the model or its settings have none, ModelFileError for a path that is
+// not a parameter. As `clearsim run --sensitivity` makes them (apps/clearsim/main.cpp).
+std::unique_ptr<cs::DirectSensitivity> sensitivities(const Model& model, cs::LoadedModel& lm,
+                                                     const RunLimits& limits,
+                                                     const std::vector<std::string>& paths,
+                                                     const cs::System& sys,
+                                                     const cs::ChannelSet& channels,
+                                                     std::vector<std::string>& notes) {
+  if (paths.empty()) return nullptr;
+  if (const std::string why = cs::DirectSensitivity::unsupported(sys, lm.run); !why.empty())
+    raise_simulation_error(lm.path + ": error: sensitivities: " + why, py::none());
+  std::string note;
+  lm.run = cs::DirectSensitivity::adapted(lm.run, note);
+  if (!note.empty()) notes.push_back(note);
+  // The perturbed models are read from the same text with the same overrides, the run's
+  // limits included, so that their initial states are the run's.
+  std::vector<cs::Override> overrides = model.source().overrides;
+  limits.append_overrides(overrides);
+  return std::make_unique<cs::DirectSensitivity>(model.source().text, model.source().name,
+                                                 overrides, paths, channels.names(), sys, lm.run);
+}
+
 py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
-              std::optional<std::vector<std::string>> channel_names) {
+              std::optional<std::vector<std::string>> channel_names,
+              std::vector<std::string> sensitivity_paths) {
   cs::LoadedModel lm = model.source().load();
   limits.apply(lm.run);
   cs::System sys(lm.model);
@@ -91,14 +115,21 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
   }
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty())
     raise_simulation_error(lm.path + ": error: " + why, py::none());
-  cs::PlausibilityWatch watch(sys);
-  RunCollector collector(channels, lm.run.solver.end, std::move(progress), &watch);
   std::vector<std::string> notes;
+  const std::unique_ptr<cs::DirectSensitivity> sens =
+      sensitivities(model, lm, limits, sensitivity_paths, sys, channels, notes);
+  cs::PlausibilityWatch watch(sys);
+  RunCollector collector(channels, lm.run.solver.end, std::move(progress), &watch, sens.get());
   cs::State state;
   cs::RunStats stats;
-  collector.run_guarded([&] { stats = cs::run_analysis(sys, lm.run, collector, state, notes); });
+  collector.run_guarded([&] {
+    stats = sens ? cs::run_with_sensitivities(sys, lm.run, *sens, collector, state, notes)
+                 : cs::run_analysis(sys, lm.run, collector, state, notes);
+  });
   stats.warnings.insert(stats.warnings.end(), collector.warnings().begin(),
                         collector.warnings().end());
+  if (sens)
+    stats.warnings.insert(stats.warnings.end(), sens->warnings().begin(), sens->warnings().end());
   return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
 }
 
@@ -146,7 +177,8 @@ void register_model(py::module_& m) {
                              [](const Model& x) { return x.loaded().model.num_bodies(); })
       .def("channels", &Model::channels)
       .def("available_channels", &Model::available_channels)
-      .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"));
+      .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"),
+           py::arg("sensitivities") = std::vector<std::string>{});
 }
 
 }  // namespace clearsim_py

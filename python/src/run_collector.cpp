@@ -3,15 +3,21 @@
 namespace clearsim_py {
 
 RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress,
-                           cs::PlausibilityWatch* watch)
+                           cs::PlausibilityWatch* watch, const cs::DirectSensitivity* sens)
     : channels_(channels),
+      sens_(sens),
+      names_(channels.names()),
       t_end_(t_end),
       progress_(std::move(progress)),
       pacer_(std::chrono::milliseconds(100)),
-      watch_(watch) {}
+      watch_(watch) {
+  if (sens_ != nullptr)
+    for (const std::string& c : sens_->column_names()) names_.push_back(c);
+}
 
 void RunCollector::on_output(const cs::State& s, const cs::RunStats& stats) {
   channels_.evaluate(s, stats, values_);
+  if (sens_ != nullptr) sens_->channel_derivatives(s, stats, values_);
   time_.push_back(s.t);
   data_.insert(data_.end(), values_.begin(), values_.end());
   if (watch_ != nullptr)
@@ -53,7 +59,7 @@ void RunCollector::run_guarded(const std::function<void()>& body) {
 py::dict RunCollector::arrays() const {
   py::dict out;
   const std::size_t n = time_.size();
-  const std::vector<std::string>& names = channels_.names();
+  const std::vector<std::string>& names = names_;
   py::array_t<double> t(static_cast<py::ssize_t>(n));
   std::copy(time_.begin(), time_.end(), t.mutable_data());
   out["time"] = t;

@@ -11,6 +11,7 @@
 #include "bindings.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/plausibility_watch.hpp"
+#include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "signal_watch.hpp"
 
 namespace clearsim_py {
@@ -18,9 +19,10 @@ namespace clearsim_py {
 class RunCollector final : public cs::StepObserver {
  public:
   // `progress`: None, or a callable progress(t, t_end). `watch` (may be null) is asked at every
-  // output point; its findings are in warnings().
+  // output point; its findings are in warnings(). `sens` (may be null) adds its derivative
+  // columns d(<channel>)/d(<path>) after the channels.
   RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress,
-               cs::PlausibilityWatch* watch = nullptr);
+               cs::PlausibilityWatch* watch = nullptr, const cs::DirectSensitivity* sens = nullptr);
 
   void on_output(const cs::State& s, const cs::RunStats& stats) override;
   void on_step(const cs::State& s, const cs::RunStats& stats) override;
@@ -38,6 +40,8 @@ class RunCollector final : public cs::StepObserver {
   struct Abort {};  // unwinds the engine's run loop after a Python error
 
   const cs::ChannelSet& channels_;
+  const cs::DirectSensitivity* sens_;
+  std::vector<std::string> names_;  // the channels', then the derivatives' columns
   double t_end_;
   py::object progress_;
   std::vector<double> time_, data_;  // data_: rows × channels, row-major

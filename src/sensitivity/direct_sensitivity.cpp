@@ -24,7 +24,7 @@ constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
 // shrinking below kStallFloor of it, and gives up after kMaxTangentIterations (the tangent is
 // then NaN, with a warning).
 constexpr double kTangentTol = 1e-12;
-constexpr double kStallFloor = 1e-8;
+constexpr double kStallFloor = 1e-7;
 constexpr int kMaxTangentIterations = 50;
 
 std::string number(double x) {

@@ -579,7 +579,14 @@ void GeneralizedAlpha::solve_in_place(VecX& rhs) {
 }
 
 bool GeneralizedAlpha::solve_step_matrix(VecX& rhs) {
-  if (factored_h_ < 0.0 && !mass_iterating()) return false;  // nothing factorized to trust
+  if (factored_h_ < 0.0 && !mass_iterating() && !(tangent_factored_at_ == trial_.t)) {
+    // The step kept no factorization (the full-Newton retry drops its own): one of the matrix
+    // at the accepted state, for this step's tangents only. factored_h_ stays unset, so the
+    // next step factors afresh as it would have: the run is the same with or without them.
+    evaluate(trial_, true);
+    if (!build_and_factor(trial_, solve_.h, hdq_)) return false;
+    tangent_factored_at_ = trial_.t;
+  }
   solve_in_place(rhs);
   return rhs.allFinite();
 }

@@ -131,6 +131,24 @@ TEST(DirectSensitivity, SliderCrankMassAgainstWholeRuns) {
       1e-6);
 }
 
+// Seed 003's four-bar with both coupler pins in wedge-lubricated (long, full film) bearings,
+// started centred: the viscosity (both joints share the file's anchor) moves every journal. The
+// film's small-ε limit gives the tangent at the centre (film_laws.hpp), and the step's first
+// full-Newton retry leaves no factorization, which the tangent then makes for itself. The
+// journals and the rocker agree to 4e-8 (Richardson of runs at ±1 %, ±2 %); the stiff film's
+// accelerations carry round-off the runs' differences divide by Δ (at ±0.3 %: 3e-5), so they
+// are checked at 1e-4.
+TEST(DirectSensitivity, WedgeLubricatedFourBarViscosityAgainstWholeRuns) {
+  const std::string text = example("four_bar_clearance/lubricated_wedge.yaml");
+  const std::string mu = "joints.crank_coupler.clearance.lubricant.viscosity";
+  expect_matches_runs(text, mu, 0.4, 4e-3, "0.02",
+                      {"rocker.rotation.z", "crank_coupler.journal1.x", "crank_coupler.journal1.y",
+                       "coupler_rocker.journal1.x", "coupler_rocker.eccentricity1"},
+                      1e-6);
+  expect_matches_runs(text, mu, 0.4, 4e-3, "0.02",
+                      {"rocker.angular_acceleration.z", "crank_speed.torque"}, 1e-4);
+}
+
 // The crank speed moves everything, positions included.
 TEST(DirectSensitivity, SliderCrankSpeedAgainstWholeRuns) {
   expect_matches_runs(example("slider_crank_ideal/model.yaml"),

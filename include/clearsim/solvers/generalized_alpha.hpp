@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -163,6 +164,9 @@ class GeneralizedAlpha final : public Integrator, private NewtonProblem, private
   std::vector<Mat6> body_terms_;  // D_b of body_stiffness_terms
   State base_;
   double factored_h_ = -1.0;  // step size of the current factorisation (modified Newton)
+  // End time of the step whose tangents own the factorization solve_step_matrix made itself
+  // (the step kept none); NaN: none made.
+  double tangent_factored_at_ = std::numeric_limits<double>::quiet_NaN();
   // Workspace (no allocation inside the step loop once sized).
   State trial_;
   std::vector<BodyKinematics> kin_;

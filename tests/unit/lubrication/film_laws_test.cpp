@@ -264,3 +264,47 @@ TEST(JournalFilms, DualTangentsMatchCentralDifferences) {
 
 }  // namespace
 }  // namespace cs::lubrication
+
+namespace cs::lubrication {
+namespace {
+
+// A journal started at the centre of a full-film bearing with the wedge term (seed 003's
+// four-bar): the force's derivative with respect to e there (AD through the centred branch) is
+// the polar law's, differenced between e = ±δ along x and y (δ = 1e-6 c: the law's O(ε²) terms
+// leave 1e-6 relative). Sensitivities of such a run need it (direct_sensitivity.hpp).
+TEST(JournalBearingLaw, CentredFullFilmHasThePolarLawsDerivative) {
+  for (BearingModel model : {BearingModel::kLong, BearingModel::kShort}) {
+    JournalBearing b = testing::make_bearing(model, 0.4, 9.95e-3, 0.04, 5e-5, 0.99);
+    b.cavitation = Cavitation::kSommerfeld;
+    const Vec3 e_dot(0.02, -0.01, 0.0);
+    const double w_i = 62.8, w_j = 10.0;
+    const auto force_at = [&](const Vec3& e) {
+      contact::Journal<double> J;
+      J.centre_i.setZero();
+      J.axis = Vec3::UnitZ();
+      J.e = e;
+      J.centre_j = e;
+      J.e_dot = e_dot;
+      return b.force(J, w_i, w_j);
+    };
+    contact::Journal<Dual24> J;
+    J.centre_i.setZero();
+    J.axis = V3<Dual24>::UnitZ();
+    for (int k = 0; k < 3; ++k) J.e(k) = Dual24(0.0, Eigen::Matrix<double, 24, 1>::Unit(k));
+    J.centre_j = J.e;
+    J.e_dot = e_dot.cast<Dual24>();
+    const V3<Dual24> F = b.force(J, Dual24(w_i), Dual24(w_j));
+    const double delta = 1e-6 * b.clearance;
+    const double scale = b.centred_squeeze_coefficient() * 0.5 * (w_i + w_j);
+    for (int k = 0; k < 2; ++k) {
+      const Vec3 d = delta * Vec3::Unit(k);
+      const Vec3 fd = (force_at(d) - force_at(-d)) / (2.0 * delta);
+      for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(F(i).derivatives()(k), fd(i), 1e-6 * scale)
+            << (model == BearingModel::kLong ? "long" : "short") << " dF" << i << "/de" << k;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cs::lubrication

@@ -187,6 +187,14 @@ struct JournalBearing {
         finite_forces(S(0.0), S(speed / clearance), S(0.0), F_r, F_t);
         return (F_r / speed) * e_dot_r;
       }
+      // The full film's small-ε limit is linear: pure squeeze in the frame turning at the mean
+      // speed ω_m = (ω_i + ω_j)/2, F = −k0 (ė − ω_m u × e) (its F_r = −k0 c ε̇ and F_t =
+      // (k0 c/2) ε ω̄ at ε → 0). The wedge part is zero at e = 0 but its derivative is not: the
+      // tangent of a journal started at the centre needs it. The half film is not linear there
+      // (its arc turns with the ratio of squeeze to wedge): no derivative exists.
+      if (wedge && full_film())
+        return -centred_squeeze_coefficient() *
+               (e_dot_r - (0.5 * (omega_i + omega_j)) * u.cross(J.e));
       return -centred_squeeze_coefficient() * e_dot_r;
     }
     S F_r, F_t;
