@@ -8,7 +8,7 @@ SciPy's SLSQP.
     minimize    J(c, μ)  = RMS over the second revolution of α_rocker − α_rocker,ideal
     subject to  P̄(c, μ)  ≤ P_MAX   mean friction power of both films over that revolution
                 h(c, μ)  ≥ H_MIN   the smallest film thickness over it (a soft minimum)
-                20 µm ≤ c ≤ 80 µm,  0.1 ≤ μ ≤ 1 Pa·s
+                10 µm ≤ c ≤ 45 µm,  0.6 ≤ μ ≤ 4 Pa·s
 
     PYTHONPATH=build/release/python /usr/bin/python3 examples/optimization/bearing_design.py \\
         [OUT_DIR] [--quick]
@@ -98,7 +98,10 @@ class Evaluations:
 
 
 ev = Evaluations()
-x0 = np.array([50e-6, 0.4]) / SCALE  # seed 003's bearing (Table 2)
+# Seed 003's bearing (50 µm, 0.4 Pa·s) runs its journals into the asperities, where the contact
+# onsets are grazing and the response has no derivative (the runs say so): the study starts from
+# the same bearing with a thicker oil and stays in the film's regime (its bounds).
+x0 = np.array([45e-6, 1.0]) / SCALE
 constraints = [
     {"type": "ineq", "fun": lambda x: (P_MAX - ev(x)["P"]) / P_MAX,
      "jac": lambda x: -ev(x)["grad"]["P"] * SCALE / P_MAX},
@@ -107,12 +110,12 @@ constraints = [
 ]
 print("SLSQP on (c, μ), gradients from the run's sensitivities:")
 sol = minimize(lambda x: ev(x)["J"], x0, jac=lambda x: ev(x)["grad"]["J"] * SCALE,
-               bounds=[(10.0, 80.0), (1.0, 40.0)], constraints=constraints, method="SLSQP",
+               bounds=[(10.0, 45.0), (6.0, 40.0)], constraints=constraints, method="SLSQP",
                options={"maxiter": 2 if QUICK else 30, "ftol": 1e-6})
 best = ev(sol.x)
 start = ev.history[0][1]
 print(f"{sol.message} after {sol.nit} iterations, {len(ev.history)} runs")
-print(f"seed 003's bearing (c = 50 µm, μ = 0.4 Pa·s): J = {start['J']:.4g} rad/s², "
+print(f"start (c = 45 µm, μ = 1 Pa·s): J = {start['J']:.4g} rad/s², "
       f"P = {start['P']:.4g} W, h = {start['h'] * 1e6:.3g} µm")
 print(f"design (c = {sol.x[0] * SCALE[0] * 1e6:.2f} µm, μ = {sol.x[1] * SCALE[1]:.4f} Pa·s): "
       f"J = {best['J']:.4g} rad/s², P = {best['P']:.4g} W, h = {best['h'] * 1e6:.3g} µm")
@@ -126,7 +129,7 @@ fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
 t = best["time"]
 sel = t >= JUDGED
 ax1.plot(t[sel], (start["alpha"] - ideal)[sel], lw=0.8,
-         label=f"seed 003's bearings (c = 50 µm, 0.4 Pa·s): RMS {start['J']:.3g}")
+         label=f"start (c = 45 µm, 1 Pa·s): RMS {start['J']:.3g}")
 ax1.plot(t[sel], (best["alpha"] - ideal)[sel], lw=0.8,
          label=f"optimized bearings: RMS {best['J']:.3g}")
 ax1.set_xlabel("time [s]")

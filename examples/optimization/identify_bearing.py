@@ -3,9 +3,9 @@ viscosity μ of seed 003's lubricated four-bar (both coupler bearings, the model
 anchor) recovered from the noisy journal orbit of the crank–coupler bearing, as two eddy-current
 probes at 90° measure it, with the uncertainty of the estimate.
 
-The "measurement" is a run with parameters the estimator is not told (c = 35 µm, μ = 0.25 Pa·s)
+The "measurement" is a run with parameters the estimator is not told (c = 46 µm, μ = 0.8 Pa·s)
 plus white noise of σ = 0.5 µm (a probe's resolution). The estimator starts from the drawing's
-bearing (c = 50 µm, μ = 0.4 Pa·s) and fits the model's orbit by SciPy's least_squares with the
+bearing (c = 40 µm, μ = 1.0 Pa·s) and fits the model's orbit by SciPy's least_squares with the
 Jacobian of the residuals from the run's direct sensitivities (Model.run(sensitivities=...),
 docs/sensitivity.md); the covariance of the estimate is σ² (JᵀJ)⁻¹ at the solution (Gauss–Newton,
 residuals scaled by σ).
@@ -39,8 +39,8 @@ C = "joints.crank_coupler.clearance.radial"  # both joints: the file's &lubricat
 MU = "joints.crank_coupler.clearance.lubricant.viscosity"
 PATHS = [C, MU]
 PROBES = ["crank_coupler.journal1.x", "crank_coupler.journal1.y"]
-TRUE = np.array([35e-6, 0.25])     # hidden from the estimator
-START = np.array([50e-6, 0.4])     # seed 003's Table 2
+TRUE = np.array([46e-6, 0.8])      # hidden from the estimator: worn, and the oil hot
+START = np.array([40e-6, 1.0])     # the drawing's bearing and the oil's nominal viscosity
 SIGMA = 0.5e-6                     # [m] probe noise
 SCALE = np.array([1e-6, 0.01])     # unknowns x = p / SCALE
 # 600 rpm: the first revolution (0.1 s) is the start from the centred journals; the probes are

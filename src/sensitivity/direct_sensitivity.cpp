@@ -26,6 +26,14 @@ constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
 constexpr double kTangentTol = 1e-12;
 constexpr double kStallFloor = 1e-7;
 constexpr int kMaxTangentIterations = 50;
+// The memory's difference step, relative to its largest entry (at least 1: speeds in m/s).
+constexpr double kMemoryStep = 1e-6;
+// The memory update's state difference reaches at most these [m], [m/s] from the state.
+constexpr double kMemoryReach[2] = {1e-9, 1e-6};
+// One-sided differences of the memory update that differ by more than this share: a kink.
+constexpr double kKinkTolerance = 1e-3;
+// An iteration whose change shrinks by less than this per iteration is solved exactly instead.
+constexpr double kSlowRate = 0.5;
 
 std::string number(double x) {
   char buf[32];
@@ -203,8 +211,9 @@ void DirectSensitivity::linearize(const State& prev, const State& s) {
   // step's hΔq for the group update's derivative.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   State x = s;
+  x.memory = prev.memory;  // the step's forces read the memory of its start (s has the new one)
   alpha_update(p_, prev, s.t - prev.t, x, hdq_);
-  sys_.gather(s, kin_);
+  sys_.gather(x, kin_);
   lin_.dfdq.setZero(n, n);
   lin_.dfdv.setZero(n, n);
   sys_.forces(kin_, s.t, f_, MatrixSink(&lin_.dfdq), MatrixSink(&lin_.dfdv));
@@ -246,25 +255,28 @@ void DirectSensitivity::directional(const StateTangent& dS, const VecX& dvdot, c
   }
 }
 
-bool DirectSensitivity::step_tangent(Parameter& par, const State& prev, const State& s,
-                                     Simulation& sim) {
+DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par, const State& prev,
+                                                                  const State& s, Simulation& sim) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const double h = s.t - prev.t, beta_p = p_.beta_prime(h);
   // R_p: the residual differenced between the parameter's models at the nominal step.
   VecX r[kModels], dR, rhs(n + m);
   State x = s;
   for (int k = 0; k < kModels; ++k) residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
+  // The constant part: R_p and the forces' dependence on the memory of the step's start.
   const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
-                                  VecX((r[2] - r[3]) / (2.0 * par.eps[1])));
+                                  VecX((r[2] - r[3]) / (2.0 * par.eps[1]))) +
+                   memory_term(prev, s, par.d.memory);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
   double last_change = INFINITY, first_change = 0.0;
-  for (int it = 0; it < kMaxTangentIterations; ++it) {
+  bool converged = false;
+  for (int it = 0; it < kMaxTangentIterations && !converged; ++it) {
     directional(par.d, dvdot, dlambda, h, next, dR);
     dR += R_p;  // R_X dX + R_S dS + R_p
     rhs.head(n) = -dR.head(n) / beta_p;
     rhs.tail(m) = -dR.tail(m);
-    if (!sim.solve_step_matrix(rhs)) return false;
+    if (!sim.solve_step_matrix(rhs)) break;
     dvdot += beta_p * rhs.head(n);
     dlambda += beta_p * rhs.tail(m);
     const double change = beta_p * rhs.head(n).lpNorm<Eigen::Infinity>();
@@ -275,28 +287,112 @@ bool DirectSensitivity::step_tangent(Parameter& par, const State& prev, const St
     // Converged, or stalled at the round-off of the residual's cancellations (M v̇ against Bᵀλ,
     // amplified by a small inertia's 1/J; 4e-11 relative on the A01 pendulum).
     const bool stalled = change >= 0.5 * last_change && change <= kStallFloor * scale;
-    if (change <= kTangentTol * scale || stalled) {
-      directional(par.d, dvdot, dlambda, h, next, dR);
-      // The memory the run loop keeps after the step (a contact's onset speed, a bristle's
-      // anchor) is a function of the new state and the old memory: differentiated by a central
-      // difference of its update.
-      next.memory = par.d.memory;
-      if (next.memory.size() > 0) {
-        VecX mem[kModels];
-        for (int k = 0; k < kModels; ++k) {
-          State xk = displaced(s, next, (k % 2 == 0 ? 1.0 : -1.0) * par.eps[k / 2]);
-          par.sys[k]->update_memory(xk);
-          mem[k] = xk.memory;
-        }
-        next.memory = par.richardson(VecX((mem[0] - mem[1]) / (2.0 * par.eps[0])),
-                                     VecX((mem[2] - mem[3]) / (2.0 * par.eps[1])));
-      }
-      par.d = next;
-      return par.d.all_finite();
+    converged = change <= kTangentTol * scale || stalled;
+    // The step's matrix leaves out too much for the iteration to contract (a stiff contact
+    // under modified Newton's mass iteration: rate 0.99 at the Flores slider–crank's first
+    // impact): the exact R_X, solved once.
+    if (!converged && it >= 2 && change > kSlowRate * last_change) {
+      converged = solve_exactly(par.d, h, R_p, dvdot, dlambda);
+      break;
     }
     last_change = change;
   }
-  return false;
+  if (!converged) return TangentOutcome::kUnconverged;
+  directional(par.d, dvdot, dlambda, h, next, dR);
+  bool kink = false;
+  next.memory = memory_tangent(par, prev, s, next, kink);
+  par.d = next;
+  if (kink) return TangentOutcome::kKink;
+  return par.d.all_finite() ? TangentOutcome::kExact : TangentOutcome::kUnconverged;
+}
+
+bool DirectSensitivity::solve_exactly(const StateTangent& dS, double h, const VecX& R_p,
+                                      VecX& dvdot, VecX& dlambda) const {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  // R_X column by column: the directional derivative is affine in dX.
+  StateTangent scratch = dS;
+  VecX base, column, unit = VecX::Zero(n + m);
+  directional(dS, VecX::Zero(n), VecX::Zero(m), h, scratch, base);
+  MatX R_X(n + m, n + m);
+  for (int j = 0; j < n + m; ++j) {
+    unit(j) = 1.0;
+    directional(dS, unit.head(n), unit.tail(m), h, scratch, column);
+    R_X.col(j) = column - base;
+    unit(j) = 0.0;
+  }
+  // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
+  // pivots would judge the scaling, not the matrix. The solution is judged by its residual.
+  const VecX b = -(base + R_p);
+  const VecX dX = R_X.partialPivLu().solve(b);
+  if (!dX.allFinite() || (R_X * dX - b).norm() > 1e-8 * b.norm()) return false;
+  dvdot = dX.head(n);
+  dlambda = dX.tail(m);
+  return true;
+}
+
+VecX DirectSensitivity::memory_term(const State& prev, const State& s, const VecX& dm) const {
+  // The step's forces read the memory of its start (a compliant contact's damping divides by
+  // the approach speed it remembers from its onset): R's derivative along its tangent dm, by a
+  // central difference of the residual at the converged step (the memory enters smoothly).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const double size = dm.size() > 0 ? dm.lpNorm<Eigen::Infinity>() : 0.0;
+  if (!(size > 0.0)) return VecX::Zero(n + m);
+  const double t = kMemoryStep * std::max(1.0, prev.memory.lpNorm<Eigen::Infinity>()) / size;
+  State ahead = prev, behind = prev, x = s;
+  ahead.memory += t * dm;
+  behind.memory -= t * dm;
+  VecX r_ahead, r_behind;
+  residual(sys_, ahead, s.t - prev.t, s.vdot, s.lambda, x, r_ahead);
+  residual(sys_, behind, s.t - prev.t, s.vdot, s.lambda, x, r_behind);
+  return (r_ahead - r_behind) / (2.0 * t);
+}
+
+VecX DirectSensitivity::memory_tangent(const Parameter& par, const State& prev, const State& s,
+                                       const StateTangent& next, bool& kink) const {
+  // The memory the run loop keeps after the step (a contact's onset speed, a bristle's anchor)
+  // is a function of the new state, the old memory (s holds the memory already updated: an
+  // onset would not be seen again) and the parameter.
+  if (par.d.memory.size() == 0) return par.d.memory;
+  State start = s;
+  start.memory = prev.memory;
+  StateTangent along = next;
+  along.memory = par.d.memory;
+  // Its state part by a central difference of the nominal update along the tangent, over a
+  // displacement of at most 1e-9 m and 1e-6 m/s: a contact that has just closed by a few µm
+  // must not open in a displaced state (at ±1e-3 of the parameter's tangent it did, at the
+  // Flores slider–crank's grazing onsets, and the remembered speed jumped to zero).
+  const double reach = std::max({along.q.lpNorm<Eigen::Infinity>() / kMemoryReach[0],
+                                 along.v.lpNorm<Eigen::Infinity>() / kMemoryReach[1],
+                                 along.memory.lpNorm<Eigen::Infinity>() / kMemoryReach[1]});
+  VecX dm = VecX::Zero(prev.memory.size());
+  if (reach > 0.0) {
+    State ahead = displaced(start, along, 1.0 / reach);
+    State behind = displaced(start, along, -1.0 / reach);
+    State here = start;
+    sys_.update_memory(ahead);
+    sys_.update_memory(behind);
+    sys_.update_memory(here);
+    // Where the update has a kink (a contact closing at the floor of the approach speeds it
+    // remembers, a grazing onset) its one-sided differences disagree: no derivative exists.
+    const VecX forward = reach * (ahead.memory - here.memory);
+    const VecX backward = reach * (here.memory - behind.memory);
+    if ((forward - backward).lpNorm<Eigen::Infinity>() >
+        kKinkTolerance *
+            std::max(forward.lpNorm<Eigen::Infinity>(), backward.lpNorm<Eigen::Infinity>())) {
+      kink = true;
+      return VecX::Constant(prev.memory.size(), NAN);
+    }
+    dm = 0.5 * (forward + backward);
+  }
+  // Its parameter part: the parameter's models at the nominal state.
+  VecX mem[kModels];
+  for (int k = 0; k < kModels; ++k) {
+    State xk = start;
+    par.sys[k]->update_memory(xk);
+    mem[k] = xk.memory;
+  }
+  return dm + par.richardson(VecX((mem[0] - mem[1]) / (2.0 * par.eps[0])),
+                             VecX((mem[2] - mem[3]) / (2.0 * par.eps[1])));
 }
 
 void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim, bool split) {
@@ -313,13 +409,21 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
       par->d.fill_nan();
       continue;
     }
-    if (par->d.all_finite() && !step_tangent(*par, prev, s, sim)) {
-      std::ostringstream os;
-      os << "--sensitivity " << par->path << ": the tangent of the step ending at t = " << s.t
+    if (!par->d.all_finite()) continue;
+    const TangentOutcome outcome = step_tangent(*par, prev, s, sim);
+    if (outcome == TangentOutcome::kExact) continue;
+    std::ostringstream os;
+    os << "--sensitivity " << par->path << ": ";
+    if (outcome == TangentOutcome::kKink) {
+      os << "no derivative at t = " << s.t
+         << " s: an element's remembered state (a contact's approach speed at a grazing "
+            "onset, at the floor min_approach_speed) has a kink there; NaN from there";
+    } else {
+      os << "the tangent of the step ending at t = " << s.t
          << " s did not converge; NaN from there";
-      warn(os.str());
-      par->d.fill_nan();
     }
+    warn(os.str());
+    par->d.fill_nan();
   }
 }
 
@@ -333,6 +437,11 @@ std::vector<std::string> DirectSensitivity::column_names() const {
 void DirectSensitivity::channel_derivatives(const State& s, const RunStats& stats,
                                             std::vector<double>& out) const {
   for (const auto& par : params_) {
+    if (!par->d.all_finite()) {
+      // No derivative (warned): every channel's is NaN, counters and states included.
+      out.insert(out.end(), channels_.size(), NAN);
+      continue;
+    }
     std::vector<double> v[kModels];
     for (int k = 0; k < kModels; ++k)
       par->ch[k]->evaluate(displaced(s, par->d, (k % 2 == 0 ? 1.0 : -1.0) * par->eps[k / 2]), stats,

@@ -400,6 +400,11 @@ void GeneralizedAlpha::predict(const State& s, double h) {
   const int p = gap_rows_;
   State& x = trial_;
   x.t = s.t + h;
+  // The step's forces read the memory of its start (a compliant contact's approach speed from
+  // its onset). trial_ holds the state of two steps back (accept_step swaps them): without this
+  // the step after an onset read the memory of before it, found the contact new again and
+  // re-remembered its approach speed, every other step.
+  x.memory = s.memory;
   x.vdot = s.vdot;
   x.lambda = s.lambda;
   if (p > 0) {

@@ -420,6 +420,7 @@ bool TreeAlpha::apply_corrections(const State& s, double h, StepResult& res) {
   // the next step and the outputs read, except the multipliers' other rows.
   if (trial_.x_W.size() != s.x_W.size() || trial_.tree_q.size() != s.tree_q.size()) trial_ = s;
   trial_.lambda = s.lambda;
+  trial_.memory = s.memory;  // of the step's start, as the forces read it (not two steps back)
   store(s.t + h, trial_);
   return correct(s, trial_, res);
 }

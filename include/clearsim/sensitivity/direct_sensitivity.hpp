@@ -89,8 +89,18 @@ class DirectSensitivity {
   // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
   void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda, double h,
                    StateTangent& next, VecX& dR) const;
-  // The tangent of one step for parameter k (false if it did not converge).
-  bool step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
+  // The tangent of one step for parameter k: exact, unconverged, or none (a kink).
+  enum class TangentOutcome { kExact, kUnconverged, kKink };
+  TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
+  // R_X dX = −(R_S dS + R_p) solved with R_X assembled densely (false if it is singular).
+  bool solve_exactly(const StateTangent& dS, double h, const VecX& R_p, VecX& dvdot,
+                     VecX& dlambda) const;
+  // R's derivative along the tangent dm of the memory at the start of the step prev → s.
+  VecX memory_term(const State& prev, const State& s, const VecX& dm) const;
+  // The tangent of the elements' memory after the step prev → s whose state tangent is next.
+  // `kink`: the update has none there (NaN returned).
+  VecX memory_tangent(const Parameter& par, const State& prev, const State& s,
+                      const StateTangent& next, bool& kink) const;
   void warn(const std::string& message);
 
   const System& sys_;

@@ -67,9 +67,12 @@ Eigen::Matrix<S, 12, 1> CompliantContact::generalized_force(const Pose<S>& i, co
     if (value_of(delta) <= 0.0 || value_of(cp[k].N.squaredNorm()) == 0.0) continue;
     const double* mem = memory ? memory + kMemoryPerPoint * k : nullptr;
     const S delta_dot = -cp[k].normal_rate();
-    // δ̇⁻: remembered since onset; a contact that starts within this step takes its current rate.
-    const double v_minus = (mem && mem[0] > 0.0) ? mem[0] : std::max(value_of(delta_dot), 0.0);
-    const S F_N = laws_.normal.force(delta, delta_dot, v_minus);
+    // δ̇⁻: remembered since onset; a contact that starts within this step takes its current rate
+    // (with its derivatives: the step's tangent, and the sensitivities, differentiate it).
+    const S F_N = (mem && mem[0] > 0.0)
+                      ? laws_.normal.force(delta, delta_dot, mem[0])
+                      : laws_.normal.force(delta, delta_dot,
+                                           value_of(delta_dot) > 0.0 ? delta_dot : S(0.0));
     V3<S> F = F_N * cp[k].N;
     const FrictionLaw& fr = laws_.friction;
     if (fr.kind != FrictionLawKind::kNone || fr.viscous > 0.0) {

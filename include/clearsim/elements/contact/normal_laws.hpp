@@ -85,16 +85,19 @@ struct NormalLaw {
   double chi() const;
   bool needs_approach_speed() const { return chi() > 0.0; }
 
-  // F_N for penetration δ (≤ 0: no contact, F = 0), rate δ̇ and remembered approach speed δ̇⁻.
-  template <class S>
-  S force(const S& delta, const S& delta_dot, double approach_speed) const {
+  // F_N for penetration δ (≤ 0: no contact, F = 0), rate δ̇ and approach speed δ̇⁻: a number
+  // remembered since the onset, or (A = S) the current rate of a contact that starts within the
+  // step, whose derivatives then count (χ δ̇/δ̇⁻ is χ there, whatever δ̇).
+  template <class S, class A>
+  S force(const S& delta, const S& delta_dot, const A& approach_speed) const {
     if (value_of(delta) <= 0.0) return S(0.0);
     const S elastic = elastic_force(delta);
     S F;
     if (kind == NormalLawKind::kKelvinVoigt) {
       F = elastic + damping * delta_dot;
     } else {
-      const double v_minus = std::max(approach_speed, min_approach_speed);
+      const A v_minus =
+          value_of(approach_speed) > min_approach_speed ? approach_speed : A(min_approach_speed);
       F = elastic * (1.0 + (chi() / v_minus) * delta_dot);
     }
     return value_of(F) > 0.0 ? F : S(0.0);
