@@ -88,7 +88,8 @@ class PaceWarning {
 std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector<double>& values,
                                double t) {
   for (std::size_t k = 0; k < values.size(); ++k) {
-    if (std::isfinite(values[k])) continue;
+    if (std::isfinite(values[k]) || (std::isnan(values[k]) && channels.may_be_undefined(k)))
+      continue;
     std::ostringstream os;
     os << "at t = " << t << " s the channel " << channels.names()[k] << " is " << values[k]
        << ": the run diverged, or an input is too large to compute with (a value near "
@@ -96,6 +97,21 @@ std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector
     return os.str();
   }
   return {};
+}
+
+// "at t = ... s the channel X is undefined (nan): ..." for each efficiency channel that is NaN
+// for the first time (no power enters), once per channel; `warned` remembers them.
+void warn_undefined(const cs::ChannelSet& channels, const std::vector<double>& values, double t,
+                    const std::string& model, std::vector<bool>& warned) {
+  warned.resize(values.size(), false);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (warned[k] || !std::isnan(values[k]) || !channels.may_be_undefined(k)) continue;
+    warned[k] = true;
+    std::fprintf(stderr,
+                 "%s: warning: at t = %g s the channel %s is undefined (nan): no power enters, "
+                 "so there is no efficiency; written as nan where it stays so\n",
+                 model.c_str(), t, channels.names()[k].c_str());
+  }
 }
 
 // Writes each output point to the CSV file and keeps the progress bar moving; asks the run to
@@ -116,6 +132,7 @@ class Output final : public cs::StepObserver {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
     failure_ = non_finite_channel(channels_, values_, s.t);
+    warn_undefined(channels_, values_, s.t, model_, undefined_warned_);
     // Derivatives may be NaN where they do not exist (said by a warning), not a failure.
     if (sens_) sens_->channel_derivatives(s, stats, values_);
     if (failure_.empty()) csv_.write(s.t, values_);
@@ -143,8 +160,9 @@ class Output final : public cs::StepObserver {
   PaceWarning& pace_;
   cs::PlausibilityWatch& watch_;
   std::string model_;
-  const cs::DirectSensitivity* sens_;  // null: no sensitivity columns
-  std::size_t warned_ = 0;             // stats.warnings printed so far
+  const cs::DirectSensitivity* sens_;   // null: no sensitivity columns
+  std::size_t warned_ = 0;              // stats.warnings printed so far
+  std::vector<bool> undefined_warned_;  // efficiency channels said to be undefined
   std::vector<double> values_;
   std::string failure_;
 };

@@ -15,6 +15,9 @@ RESULTS_DIR, prints their names and then the steady-state figures quoted in the 
                     pairs in contact per helix (3-4), friction power
   power.png         motor power, friction power and the mechanical efficiency of the mesh
                     (wheel mesh power over pinion mesh power, averaged over 20 ms)
+  efficiency.png    when RESULTS_DIR/bearings.csv exists (bearings.yaml: the start-up with the
+                    shaft bearings' losses): losses of the mesh and the bearings, the power
+                    balance's residual, and the machine's efficiency against seed 004's 96-99 %
   mesh_startup.png  when RESULTS_DIR/mesh_startup.csv exists (mesh_startup.yaml: the start-up
                     on triangle meshes): pinion speed, mesh torque on the pinion, friction power
                     and mesh efficiency of both contact models
@@ -226,6 +229,61 @@ def summary(r):
           f"{-100 * mean['brake.power'] / pm:.3f} %")
 
 
+BAND = (96.0, 99.0)      # seed 004: the whole gearbox's efficiency [%], bearings and churning in
+
+
+def plot_efficiency(b, folder):
+    """bearings.yaml: where the power goes (means over 20 ms) and the machine's efficiency
+    output/input against the seed's 96-99 % band, with the mesh's own."""
+    t = b["time"]
+    late = t > 0.5
+    n = 20
+    fig, ax = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
+    for k, label in (("power.mesh.loss", "mesh"), ("power.pinion_bearing.loss", "pinion bearing"),
+                     ("power.wheel_bearing.loss", "wheel bearing")):
+        ax[0].plot(t, inner_mean(b[k], n) / 1e3, label=label)
+    ax[0].set_ylabel("loss [kW]")
+    ax[0].legend()
+    ax[1].plot(t, np.abs(b["power.residual"]) / np.maximum(b["power.input"], 1.0), lw=0.6)
+    ax[1].set_yscale("log")
+    ax[1].set_ylabel("|residual| / input")
+    machine = mesh_power_ratio(b["power.input"], b["power.output"], n)
+    mesh = mesh_power_ratio(b["mesh.input_power"], b["mesh.output_power"], n)
+    ax[2].axhspan(*BAND, color="tab:green", alpha=0.15, label="seed 004: 96–99 %")
+    ax[2].plot(t[late], 100 * machine[late], label="machine: output/input (brake/motor)")
+    ax[2].plot(t[late], 100 * mesh[late], label="mesh alone")
+    ax[2].set_ylim(95.0, 100.0)
+    ax[2].set_ylabel("efficiency [%]")
+    ax[2].set_xlabel("time [s]")
+    ax[2].legend(loc="lower right")
+    fig.suptitle("Ship reducer with its shaft bearings (bearings.yaml): power balance")
+    fig.tight_layout()
+    return save(fig, folder, "efficiency.png")
+
+
+def efficiency_summary(b):
+    """Means over t >= STEADY of bearings.yaml's power balance."""
+    m = b["time"] >= STEADY
+
+    def mean(k):
+        return b[k][m].mean()
+    p_in, p_out = mean("power.input"), mean("power.output")
+    print(f"bearings.yaml, means over t >= {STEADY} s:")
+    print(f"  pinion {mean('pinion.angular_velocity.z') * RPM:.3f} rpm, input (motor) "
+          f"{p_in / 1e3:.1f} kW, output (brake) {p_out / 1e3:.1f} kW")
+    for k in ("mesh", "pinion_bearing", "wheel_bearing"):
+        print(f"  loss {k:15s} {mean(f'power.{k}.loss') / 1e3:8.2f} kW "
+              f"({100 * mean(f'power.{k}.loss') / p_in:.3f} % of the input)")
+    for k in ("pinion_bearing", "wheel_bearing"):
+        print(f"  {k}: load {mean(f'{k}.bearing_load') / 1e3:.1f} kN, ε "
+              f"{mean(f'{k}.eccentricity_ratio'):.3f}, torque {mean(f'{k}.friction_torque'):.1f} N·m")
+    print(f"  stored-energy rate {mean('power.stored_rate') / 1e3:.3f} kW, "
+          f"|residual| up to {np.abs(b['power.residual'][m]).max():.3g} W "
+          f"({np.abs(b['power.residual'][m] / b['power.input'][m]).max():.2e} of the input)")
+    print(f"  machine efficiency {100 * p_out / p_in:.3f} % (seed 004: {BAND[0]:.0f}-{BAND[1]:.0f} %), "
+          f"mesh {100 * mean('mesh.output_power') / mean('mesh.input_power'):.3f} %")
+
+
 def main():
     folder = results_dir()
     r = read_results(folder)
@@ -237,10 +295,15 @@ def main():
     m = read_results(folder, "mesh_startup", missing_ok=True)
     if m is not None:
         names.append(plot_mesh_startup(r, m, folder))
+    e = read_results(folder, "bearings", missing_ok=True)
+    if e is not None:
+        names.append(plot_efficiency(e, folder))
     print("\n".join(names))
     summary(r)
     if m is not None:
         mesh_startup_summary(r, m)
+    if e is not None:
+        efficiency_summary(e)
     b = read_results(folder, "bristle", missing_ok=True)
     if b is not None:
         m = b["time"] >= STEADY

@@ -71,6 +71,7 @@ System::System(const Model& model) : model_(&model) {
       memory_elements_.push_back(static_cast<int>(e));
       memory_offset_[e] = num_memory_;
       num_memory_ += el.num_memory();
+      memory_reads_reactions_ = memory_reads_reactions_ || el.memory_reads_reactions();
     }
   }
   memory_ = VecX::Zero(num_memory_);
@@ -106,8 +107,15 @@ void System::update_memory(State& s) const {
   if (s.memory.size() != num_memory_) s.memory = VecX::Zero(num_memory_);
   std::vector<BodyKinematics> kin;
   gather(s, kin);
+  const bool known = s.lambda.size() == num_constraints();
   for (int e : memory_elements_) {
-    model_->elements[e]->update_memory(input(e, s.t, kin), s.memory.data() + memory_offset_[e]);
+    ElementInput in = input(e, s.t, kin);
+    double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+    if (known && rows_[e].count > 0) {
+      element_lambda(e, s.lambda, lam);
+      in.lambda = lam;
+    }
+    model_->elements[e]->update_memory(in, s.memory.data() + memory_offset_[e]);
   }
 }
 

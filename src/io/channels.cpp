@@ -7,6 +7,7 @@
 
 #include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/math/so3.hpp"
+#include "power_channels.hpp"
 
 namespace cs {
 
@@ -159,6 +160,7 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
   });
   out.emplace_back("system.step_size",
                    [](const State&, const RunStats& st, const auto&) { return st.last_step; });
+  add_power_channels(sys, out);
   return out;
 }
 }  // namespace
@@ -202,6 +204,9 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
     }
     throw std::invalid_argument(os.str());
   }
+  // The power balance reads the drivers' multipliers and the accelerations of every body.
+  for (const std::string& n : names_)
+    reads_joint_reactions_ = reads_joint_reactions_ || n.compare(0, 6, "power.") == 0;
   // Joint reactions: a channel of an ideal joint (drivers and clearance joints are not ones).
   for (const auto& element : sys.model().elements) {
     if (dynamic_cast<const joints::IdealJoint*>(element.get()) == nullptr) continue;
@@ -209,6 +214,12 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
     for (const std::string& n : names_)
       reads_joint_reactions_ = reads_joint_reactions_ || n.compare(0, stem.size(), stem) == 0;
   }
+}
+
+bool ChannelSet::may_be_undefined(std::size_t k) const {
+  const std::string& n = names_[k];
+  const std::string tail = "efficiency";
+  return n.size() >= tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 void ChannelSet::evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const {

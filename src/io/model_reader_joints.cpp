@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "clearsim/model/model_builder.hpp"
+#include "model_reader_laws.hpp"
 #include "model_reader_sections.hpp"
 
 namespace cs::model_file {
@@ -59,9 +60,15 @@ bool needs_axis(JointType t) {
          t == JointType::kPlanar;
 }
 
+bool can_carry_bearing_loss(JointType t) {
+  return t == JointType::kRevolute || t == JointType::kCylindrical;
+}
+
 std::vector<std::string> joint_keys(JointType t) {
   if (t == JointType::kUniversal) return {"type", "bodies", "at", "axes"};
-  if (t == JointType::kRevolute) return {"type", "bodies", "at", "axis", "clearance"};
+  if (t == JointType::kRevolute)
+    return {"type", "bodies", "at", "axis", "clearance", "bearing_loss"};
+  if (t == JointType::kCylindrical) return {"type", "bodies", "at", "axis", "bearing_loss"};
   if (needs_axis(t)) return {"type", "bodies", "at", "axis"};
   if (t == JointType::kSpherical) return {"type", "bodies", "at", "clearance"};
   return {"type", "bodies", "at"};
@@ -88,6 +95,17 @@ void read_joint(const Entry& e, Model& model) {
   for (const auto& [name, type] : kJointTypes) type_names.push_back(name);
   const JointType type = read_choice(m.need("type", "one of " + join(type_names)), kJointTypes);
   const std::string kind = joints::to_string(type);
+  const auto loss_c = m.find("bearing_loss");
+  if (loss_c && !can_carry_bearing_loss(type))
+    loss_c->fail_at_key(loss_c->path() +
+                        ": a bearing loss model needs a joint that turns about "
+                        "its axis (revolute or cylindrical); a " +
+                        kind + " joint cannot rotate about it");
+  if (loss_c && m.has("clearance"))
+    loss_c->fail_at_key(loss_c->path() +
+                        ": a clearance joint carries its own film "
+                        "(clearance.lubricant, with its losses); bearing_loss is for the ideal "
+                        "joint");
   m.allow_only("in " + kind + " joint '" + e.key + "'", joint_keys(type));
 
   const Cursor bodies_c = m.need("bodies", "the two bodies it connects, [body_1, body_2]");
@@ -121,8 +139,13 @@ void read_joint(const Entry& e, Model& model) {
     read_clearance(e, *c, type, body_i, body_j, at_W, axis_W, model);
     return;
   }
-  build_at(e.value.source(), e.value.key_pos(),
-           [&] { return add_joint(model, e.key, type, body_i, body_j, at_W, axis_W, axis2_W); });
+  const int index = build_at(e.value.source(), e.value.key_pos(), [&] {
+    return add_joint(model, e.key, type, body_i, body_j, at_W, axis_W, axis2_W);
+  });
+  if (!loss_c) return;
+  joints::JointBearingLoss loss = read_bearing_loss(*loss_c);
+  auto& joint = static_cast<joints::IdealJoint&>(*model.elements[index]);
+  build_at(loss_c->source(), loss_c->key_pos(), [&] { joint.set_bearing_loss(std::move(loss)); });
 }
 
 // The motion keys of a driver: what is driven and whether as a position or a velocity.

@@ -180,6 +180,24 @@ void warn_squeeze_only(const Cursor& at, const lubrication::JournalBearing& b) {
 }
 }  // namespace
 
+lubrication::Cavitation read_cavitation(const MapView& m, lubrication::BearingModel model) {
+  const bool finite = model == lubrication::BearingModel::kFinite;
+  const auto x = m.find("cavitation");
+  // The default: Reynolds' condition (finite), the converging half film (long, short).
+  if (!x)
+    return finite ? lubrication::Cavitation::kReynolds : lubrication::Cavitation::kHalfSommerfeld;
+  const auto cavitation =
+      read_choice(*x, std::vector<std::pair<std::string, lubrication::Cavitation>>{
+                          {"reynolds", lubrication::Cavitation::kReynolds},
+                          {"half_sommerfeld", lubrication::Cavitation::kHalfSommerfeld},
+                          {"sommerfeld", lubrication::Cavitation::kSommerfeld}});
+  if (!finite && cavitation == lubrication::Cavitation::kReynolds)
+    x->fail_at_key(x->path() +
+                   ": 'reynolds' needs model: finite (the long and short bearings' closed forms "
+                   "have the half film, half_sommerfeld, or the full film, sommerfeld)");
+  return cavitation;
+}
+
 contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   const MapView m(c, "a lubricant map {viscosity: μ [Pa·s], ...}");
   contact::Lubrication lub;
@@ -205,20 +223,7 @@ contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx) {
   b.clearance = ctx.clearance;
   b.eps_max = 1.0 - ctx.asperity / ctx.clearance;
   if (auto x = m.find("wedge")) b.wedge = read_bool(*x);
-  if (auto x = m.find("cavitation")) {
-    b.cavitation =
-        read_choice(*x, std::vector<std::pair<std::string, lubrication::Cavitation>>{
-                            {"reynolds", lubrication::Cavitation::kReynolds},
-                            {"half_sommerfeld", lubrication::Cavitation::kHalfSommerfeld},
-                            {"sommerfeld", lubrication::Cavitation::kSommerfeld}});
-    if (b.model != lubrication::BearingModel::kFinite &&
-        b.cavitation == lubrication::Cavitation::kReynolds)
-      x->fail_at_key(x->path() +
-                     ": 'reynolds' needs model: finite (the long and short bearings' closed forms "
-                     "have the half film, half_sommerfeld, or the full film, sommerfeld)");
-  } else if (b.model != lubrication::BearingModel::kFinite) {
-    b.cavitation = lubrication::Cavitation::kHalfSommerfeld;  // the converging half film
-  }
+  b.cavitation = read_cavitation(m, b.model);
   if (auto x = m.find("wedge"); x && !b.wedge) warn_squeeze_only(*x, b);
   return lub;
 }

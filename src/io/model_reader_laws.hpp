@@ -5,6 +5,7 @@
 #include <string>
 
 #include "clearsim/elements/contact/compliant_contact.hpp"
+#include "clearsim/elements/joints/joint_bearing_loss.hpp"
 #include "yaml_access.hpp"
 
 namespace cs::model_file {
@@ -26,5 +27,10 @@ contact::NormalLaw read_normal_law(const Cursor& c, const LawContext& ctx,
 contact::FrictionLaw read_friction_law(const Cursor& c);
 // `lubricant:` squeeze film (spherical) or journal bearing (revolute).
 contact::Lubrication read_lubricant(const Cursor& c, const LawContext& ctx);
+// `cavitation:` of a journal bearing map: Reynolds (finite only), half_sommerfeld or sommerfeld;
+// the default Reynolds for the finite bearing and the converging half film otherwise.
+lubrication::Cavitation read_cavitation(const MapView& m, lubrication::BearingModel model);
+// `bearing_loss:` of an ideal revolute or cylindrical joint (model_reader_bearing_loss.cpp).
+joints::JointBearingLoss read_bearing_loss(const Cursor& c);
 
 }  // namespace cs::model_file

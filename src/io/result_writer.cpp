@@ -78,6 +78,24 @@ std::string channel_unit(const std::string& channel) {
       {"angle", "rad"},
       {"speed", "rad/s"},
       {"power", "W"},
+      {"friction_torque", "N*m"},
+      {"couette_torque", "N*m"},
+      {"poiseuille_torque", "N*m"},
+      {"bush_friction_torque", "N*m"},
+      {"power_loss", "W"},
+      {"friction_power", "W"},
+      {"input_power", "W"},
+      {"output_power", "W"},
+      {"bearing_load", "N"},
+      {"efficiency", "1"},
+      // the power balance, power.*
+      {"input", "W"},
+      {"output", "W"},
+      {"loss", "W"},
+      {"kinetic_rate", "W"},
+      {"potential_rate", "W"},
+      {"stored_rate", "W"},
+      {"residual", "W"},
   };
   for (const auto& [q, unit] : kUnits)
     if (q == quantity) return unit;

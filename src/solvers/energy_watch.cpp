@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "clearsim/solvers/power_balance.hpp"
 #include "clearsim/solvers/run_watches.hpp"
 
 namespace cs {
@@ -17,6 +18,7 @@ namespace cs {
 // a load switched on after a rest is not mistaken for an instability.
 EnergyWatch::EnergyWatch(const System& sys) : sys_(sys) {
   const auto& elements = sys_.model().elements;
+  // The sources of the power balance (power_balance.hpp), split by kind.
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     if (elements[e]->delivers_power()) loads_.push_back(e);
     if (elements[e]->num_constraints() > 0 && elements[e]->rows_depend_on_time())
@@ -64,23 +66,12 @@ double EnergyWatch::load_power(double t) const {
   return p + sys_.external_load_power(kin_);
 }
 
-// Σ |λ_i Φ_t,i| over the drivers' rows, evaluated on their own (every step: the other rows
-// have no Φ_t, and evaluating them all cost as much as a Newton iteration).
+// Σ |λ_i Φ_t,i| over the drivers' rows (power_balance.hpp), evaluated on their own (every step:
+// the other rows have no Φ_t, and evaluating them all cost as much as a Newton iteration).
 double EnergyWatch::driver_power(const State& s) {
-  const int m = sys_.num_constraints();
-  if (drivers_.empty() || s.lambda.size() != m) return 0.0;
   double p = 0.0;
-  ConstraintBlock cb;
-  cb.want_zeta = false;
-  for (int e : drivers_) {
-    const Element& el = *sys_.model().elements[e];
-    cb.reset(el.num_constraints());
-    el.constraint(sys_.input(e, s.t, kin_), cb);
-    for (int r = 0; r < cb.m; ++r) {
-      const int g = sys_.global_row(e, r);
-      if (g >= 0) p += std::abs(s.lambda(g) * cb.phi_t(r));
-    }
-  }
+  for (int e : drivers_)
+    for (double row : driver_row_powers(sys_, e, s, kin_)) p += std::abs(row);
   return p;
 }
 

@@ -125,6 +125,8 @@ void Simulation::account(const StepResult& r) {
 }
 
 void Simulation::accepted(const StepResult& r, double h) {
+  // A joint's reaction as a load (a bearing loss model) needs the multipliers of every row.
+  if (sys_.memory_reads_reactions()) integrator_->complete_outputs(state_);
   sys_.update_memory(state_);
   stats_.plastic_impacts += r.plastic_impacts;
   stats_.last_iterations = r.iterations;

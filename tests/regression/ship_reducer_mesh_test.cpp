@@ -83,7 +83,8 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
                                  "mesh.pairs2",
                                  "mesh.transmission_error",
                                  "mesh.friction_force1",
-                                 "mesh.friction_force2"};
+                                 "mesh.friction_force2",
+                                 "mesh.efficiency"};
   const testing::ExampleRun analytic =
       testing::run_file("ship_reducer", "steady.yaml", kEnd, 1, ch);
   for (const char* own : {"mesh.torque_i.z", "mesh.normal_force", "mesh.penetration"})
@@ -102,7 +103,7 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
       100 * relative(2), 100 * relative(3), 100 * relative(4), 100 * relative(5), 100 * relative(6),
       tail_mean(mesh, 7, w1), tail_mean(mesh, 8, w1), tail_mean(analytic, 7, w1),
       1e6 * tail_mean(mesh, 9, w1), 1e6 * tail_mean(analytic, 9, w1), ratio,
-      1e6 * testing::max_of(mesh.columns[14]),
+      1e6 * testing::max_of(mesh.columns[15]),
       static_cast<double>(mesh.stats.newton_iterations) / static_cast<double>(mesh.stats.steps));
   EXPECT_NEAR(ratio / (27.0 / 151.0), 1.0, 0.005);
   EXPECT_NEAR(relative(2), 0.0, 0.02);
@@ -123,14 +124,21 @@ TEST(ShipReducerMesh, MeshContactAgreesWithTheAnalyticMeshAtTheOperatingPoint) {
                 tail_mean(mesh, k, w1), tail_mean(analytic, k, w1), 100 * relative(k));
     EXPECT_NEAR(relative(k), 0.0, 0.10);
   }
-  EXPECT_LT(testing::max_of(mesh.columns[14]), 2e-4);
+  // One meaning for "efficiency" (issue 29): P_out/P_in of the contact's own forces in both
+  // models. The mesh contact loses 6 % more to friction (above) on 0.56 % of the power: the
+  // efficiencies agree within 0.1 % (measured: printed).
+  const double eta = tail_mean(mesh, 12, w1), eta_a = tail_mean(analytic, 12, w1);
+  std::printf("efficiency: mesh %.5f, analytic %.5f\n", eta, eta_a);
+  EXPECT_NEAR(eta, eta_a, 1e-3);
+  EXPECT_LT(eta, 1.0);
+  EXPECT_LT(testing::max_of(mesh.columns[15]), 2e-4);
   EXPECT_EQ(mesh.stats.rejected_steps, 0);
   // The gear channels from the regions: the helices' shares add up to the regions' ΣF_N, and
   // the pinion torque about the axis is the moment about the centre of mass on it.
   for (std::size_t i = 0; i < mesh.t.size(); ++i) {
-    const double F_N = mesh.columns[13][i];
+    const double F_N = mesh.columns[14][i];
     EXPECT_NEAR(mesh.columns[5][i] + mesh.columns[6][i], F_N, 1e-9 * F_N) << mesh.t[i];
-    EXPECT_NEAR(mesh.columns[2][i], -mesh.columns[12][i], 1e-9 * std::abs(mesh.columns[12][i]))
+    EXPECT_NEAR(mesh.columns[2][i], -mesh.columns[13][i], 1e-9 * std::abs(mesh.columns[13][i]))
         << mesh.t[i];
   }
 }

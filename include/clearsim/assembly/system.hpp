@@ -148,6 +148,8 @@ class System {
   int num_memory() const { return num_memory_; }
   // Updates s.memory from the configuration of s, after an accepted step (and at t₀).
   void update_memory(State& s) const;
+  // True if an element's memory reads its multipliers (Element::memory_reads_reactions).
+  bool memory_reads_reactions() const { return memory_reads_reactions_; }
 
   // --- unilateral contacts -------------------------------------------------------------
   int num_gaps() const { return num_gaps_; }
@@ -203,7 +205,8 @@ class System {
   std::vector<int> gap_offset_;           // per element: first global gap index
   std::vector<int> ideal_row_elements_;   // elements standing for an ideal joint (ideal_rows)
   std::vector<int> memory_elements_;      // elements with memory
-  std::vector<int> memory_offset_;        // per element: first index in State::memory, or −1
+  bool memory_reads_reactions_ = false;
+  std::vector<int> memory_offset_;  // per element: first index in State::memory, or −1
   int num_memory_ = 0;
   // The memory of the last gathered state (copied so no evaluation can see a dangling pointer).
   mutable VecX memory_;

@@ -28,6 +28,9 @@ struct ElementInput {
   // The element's own memory (num_memory() values, see Element::update_memory) as it was after
   // the last accepted step; nullptr if it has none.
   const double* memory = nullptr;
+  // This element's constraint multipliers after the step (num_constraints() values), given to
+  // update_memory only, and only where the run knows them; nullptr otherwise.
+  const double* lambda = nullptr;
 };
 
 // Up to 6 bilateral constraint rows. Rows [0, m) are meaningful.
@@ -162,6 +165,9 @@ class Element {
   // Called after each accepted step (and once at t₀) with the new configuration; reads the old
   // values through in.memory and writes the new ones to `memory` (the same slot).
   virtual void update_memory(const ElementInput& /*in*/, double* /*memory*/) const {}
+  // True if update_memory reads the element's multipliers (in.lambda): the run then completes
+  // them after every accepted step, as it does for output (a joint's reaction as a load).
+  virtual bool memory_reads_reactions() const { return false; }
 
   // --- output channels ----------------------------------------------------------------------
   // Quantity names this element publishes, e.g. "torque", "force.x".

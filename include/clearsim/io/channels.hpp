@@ -14,6 +14,11 @@
 //            system.max_penetration (largest −g_N so far) [m],
 //            system.constraint_violation (‖Φ‖∞), system.velocity_violation (‖Bv + Φ_t‖∞),
 //            system.newton_iterations (of the last step), system.step_size [s]
+//   power    power.input|output|loss|kinetic_rate|potential_rate|stored_rate|residual [W],
+//            power.<element>.loss [W], power.efficiency (output/input): the machine's power
+//            balance (solvers/power_balance.hpp)
+// An efficiency (power.efficiency, a gear pair's <element>.efficiency) is undefined where no
+// power enters: NaN, written as such with a warning (may_be_undefined), not a failed run.
 // A name without its last component (e.g. "slider.velocity") expands to all its components.
 #pragma once
 
@@ -36,6 +41,9 @@ class ChannelSet {
   // True if a channel reads the reactions of an ideal joint (see
   // StepObserver::reads_joint_reactions).
   bool reads_joint_reactions() const { return reads_joint_reactions_; }
+  // True if channel k may be NaN by definition (an efficiency where no power enters), not
+  // because the run failed.
+  bool may_be_undefined(std::size_t k) const;
   // Values at a state, in the order of names().
   void evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const;
 

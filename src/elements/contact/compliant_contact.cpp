@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "clearsim/elements/contact/clearance_joints.hpp"
+#include "clearsim/elements/lubrication/bearing_losses.hpp"
 
 namespace cs::contact {
 
@@ -36,15 +37,9 @@ void prepare_lubrication(Lubrication& lubrication, const Geometry& geometry) {
   // A pin with two ends carries one half of the bearing length at each end.
   auto& bearing = lubrication.bearing;
   if (num_points(geometry) == 2) bearing.length *= 0.5;
-  if (lubrication.kind == LubricationKind::kJournalBearing &&
-      bearing.model == lubrication::BearingModel::kFinite && !bearing.table) {
-    lubrication::FiniteBearingTableOptions options;
-    options.length_over_diameter = bearing.length / (2.0 * bearing.radius);
-    options.cavitation = bearing.cavitation;
-    // The table covers the capped ε of this joint (its largest allowed value is 0.995).
-    options.max_eccentricity = std::min(0.995, std::max(options.max_eccentricity, bearing.eps_max));
-    bearing.table = std::make_shared<const lubrication::FiniteBearingTable>(options);
-  }
+  // The table covers the capped ε of this joint (its largest allowed value is 0.995).
+  if (lubrication.kind == LubricationKind::kJournalBearing)
+    lubrication::attach_finite_table(bearing);
 }
 
 std::string CompliantContact::kind() const {

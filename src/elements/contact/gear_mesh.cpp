@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 
+#include "clearsim/elements/contact/pair_efficiency.hpp"
 #include "clearsim/geometry/gear_mesh.hpp"
 #include "clearsim/geometry/involute.hpp"
 
@@ -373,14 +374,19 @@ std::vector<std::string> GearMeshContact::channel_names() const {
   for (int h = 1; h <= num_helices(); ++h)
     for (const char* q : {"normal_force", "friction_force", "pairs"})
       names.push_back(q + std::to_string(h));
-  for (const char* q : {"friction_power", "pinion_torque", "wheel_torque", "transmission_error"})
+  for (const char* q : {"friction_power", "pinion_torque", "wheel_torque", "transmission_error",
+                        "input_power", "output_power", "efficiency"})
     names.emplace_back(q);
   return names;
 }
 
 double GearMeshContact::channel_value(int k, const ElementInput& in, const double*) const {
-  const Evaluation ev = evaluate(in);
   const int per_helix = 3 * num_helices();
+  if (k >= per_helix + 4) {
+    const PairPower p = pair_power(*this, in);
+    return k == per_helix + 4 ? p.input : k == per_helix + 5 ? p.output : p.efficiency;
+  }
+  const Evaluation ev = evaluate(in);
   if (k < per_helix) {
     const int h = k / 3;
     return k % 3 == 0 ? ev.F_N[h] : k % 3 == 1 ? ev.F_T[h] : ev.count[h];

@@ -8,9 +8,12 @@
 //            arms' axial components. The vertices on the apex plane end both parts.
 //   channels the analytic mesh's channels from the regions, so that one output list serves both
 //            contact models. A region belongs to the helix whose face span holds its point (with
-//            region_force: point a region at the apex is not split and counts on one helix).
+//            region_force: point a region at the apex is not split and counts on one helix);
+//            input_power, output_power and efficiency from this contact's own force block
+//            (pair_efficiency.hpp), as the analytic mesh's from its own.
 
 #include "clearsim/elements/contact/mesh_contact.hpp"
+#include "clearsim/elements/contact/pair_efficiency.hpp"
 
 namespace cs::contact {
 
@@ -73,6 +76,10 @@ std::vector<std::string> MeshContact::gear_channel_names() const {
 double MeshContact::gear_channel(int k, const ElementInput& in) const {
   const int per_helix = 3 * gear_pair_->num_helices();
   if (k == per_helix + 2) return gear_pair_->transmission_error(in);
+  if (k > per_helix + 2) {  // input_power, output_power, efficiency from this contact's forces
+    const PairPower p = pair_power(*this, in);
+    return k == per_helix + 3 ? p.input : k == per_helix + 4 ? p.output : p.efficiency;
+  }
   const MeshInstance pinion = instance(0, *in.i), wheel = instance(1, *in.j);
   const Vec3 n = pinion.pose.R_WM.col(2);
   const auto helix_of = [&](const Vec3& p) {

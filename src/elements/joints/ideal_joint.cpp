@@ -147,19 +147,28 @@ std::string IdealJoint::constraint_row_name(int r) const {
 }
 
 std::vector<std::string> IdealJoint::channel_names() const {
-  return {"force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"};
+  std::vector<std::string> names = {"force.x",  "force.y",  "force.z",
+                                    "torque.x", "torque.y", "torque.z"};
+  if (loss_)
+    names.insert(names.end(),
+                 {"friction_torque", "power_loss", "bearing_load", "eccentricity_ratio"});
+  return names;
 }
 
-double IdealJoint::channel_value(int k, const ElementInput& in, const double* lambda) const {
+std::pair<Vec3, Vec3> IdealJoint::reaction(const ElementInput& in, const double* lambda) const {
   ConstraintBlock c;
   constraint(in, c);
   Eigen::Map<const VecX> lam(lambda, rows_);
   // Generalized reaction on body j: −B_jᵀλ = [F (world); τ_B (body j, about its CoM)].
   const Vec12 g = -c.B.topRows(rows_).transpose() * lam;
-  const Vec3 F = g.segment<3>(6);
+  return {g.segment<3>(6), in.j->R_WB * g.segment<3>(9)};
+}
+
+double IdealJoint::channel_value(int k, const ElementInput& in, const double* lambda) const {
+  if (k >= 6) return loss_channel(k - 6, in);
+  const auto [F, tau_W] = reaction(in, lambda);
   if (k < 3) return F(k);
   // Moment about the marker-j origin: τ_W − (p_j − x_j) × F.
-  const Vec3 tau_W = in.j->R_WB * g.segment<3>(9);
   const Vec3 arm = in.j->R_WB * mj_.p_B;
   return (tau_W - arm.cross(F))(k - 3);
 }

@@ -35,14 +35,6 @@ double closed_form_flow_variable(const JournalBearing& b, double eps) {
 
 }  // namespace
 
-double couette_torque(const JournalBearing& b, double eps, double relative_rate) {
-  const double R = b.radius;
-  return -2.0 * kPi * b.viscosity * R * R * R * b.length * relative_rate /
-         (b.clearance * std::sqrt(1.0 - eps * eps));
-}
-
-double poiseuille_torque(double e, double F_t) { return -0.5 * e * F_t; }
-
 BearingLosses bearing_losses(const JournalBearing& b, const contact::Journal<double>& J,
                              double omega_i, double omega_j) {
   const BearingFilmState<double> st = b.film_state(J, omega_i, omega_j);

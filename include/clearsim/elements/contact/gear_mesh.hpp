@@ -87,7 +87,8 @@ class GearMeshContact final : public Element {
   // "friction_forceH" Σ‖F_T‖ [N], "pairsH" tooth pairs in contact; then "friction_power" [W]
   // (lost, ≥ 0), "pinion_torque" and "wheel_torque" [N·m] (the mesh's torque on each gear
   // about −n: positive on the pinion when it drives forward, on the wheel when it is driven),
-  // "transmission_error" e [m] of helix 1.
+  // "transmission_error" e [m] of helix 1; "input_power", "output_power" [W] and "efficiency"
+  // P_out/P_in of the pair (pair_efficiency.hpp: NaN, with a warning, when no power enters).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 

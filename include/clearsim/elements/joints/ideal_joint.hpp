@@ -14,9 +14,12 @@
 // | fixed       | 6    | point, y_i·z_j, z_i·x_j, x_i·y_j                       |
 #pragma once
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "clearsim/elements/element.hpp"
+#include "clearsim/elements/joints/joint_bearing_loss.hpp"
 #include "clearsim/model/body.hpp"
 
 namespace cs::joints {
@@ -58,15 +61,37 @@ class IdealJoint final : public Element {
   void constraint_tangent(const ElementInput& in, const double* lambda, Mat12& K) const override;
   std::string constraint_row_name(int r) const override;
 
-  // Reaction on body j: force (world) and moment about the marker-j origin (world).
+  // Reaction on body j: force (world) and moment about the marker-j origin (world); with a
+  // bearing loss model also "friction_torque" T_J [N·m] (on body j about +z), "power_loss" [W]
+  // (−T_J θ̇ ≥ 0), "bearing_load" W [N] and "eccentricity_ratio" (the steady ε carrying it).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
 
+  // --- bearing loss model (joint_bearing_loss.hpp), revolute and cylindrical only ----------
+  // Throws std::invalid_argument for a joint that cannot rotate about its axis.
+  void set_bearing_loss(JointBearingLoss loss);
+  const std::optional<JointBearingLoss>& bearing_loss() const { return loss_; }
+  bool has_force() const override { return loss_.has_value(); }
+  void force(const ElementInput& in, ForceBlock& out, bool tangents) const override;
+  // The load W [N] (joint_bearing_loss.hpp): [t of the last update, W before it, W after it].
+  int num_memory() const override { return loss_ ? 3 : 0; }
+  void update_memory(const ElementInput& in, double* memory) const override;
+  bool memory_reads_reactions() const override { return loss_.has_value(); }
+
  private:
+  // The reaction on body j: force (world) and moment (world) about its centre of mass.
+  std::pair<Vec3, Vec3> reaction(const ElementInput& in, const double* lambda) const;
+  // The load W [N] the loss model uses at in.t, from memory (joint_bearing_loss.hpp).
+  double loss_load(const ElementInput& in) const;
+  // T_J and ∂T_J/∂θ̇ of the loss model at this state (the load from memory) and θ̇.
+  lubrication::LoadedTorque loss_torque(const ElementInput& in, double theta_dot) const;
+  double loss_channel(int k, const ElementInput& in) const;
+
   JointType type_;
   Marker mi_, mj_;
   std::vector<PrimitiveRow> prims_;
   int rows_ = 0;
+  std::optional<JointBearingLoss> loss_;
 };
 
 }  // namespace cs::joints

@@ -27,6 +27,9 @@
 // Minimum film thickness h_min = c − ‖e‖ (uncapped; ≤ e0 once dry contact has begun).
 #pragma once
 
+#include <cmath>
+#include <numbers>
+
 #include "clearsim/elements/lubrication/film_laws.hpp"
 
 namespace cs::lubrication {
@@ -41,11 +44,21 @@ struct BearingLosses {
   double min_film = 0.0;           // h_min = c − ‖e‖ [m]
 };
 
-// Couette torque on the journal [N·m] at eccentricity ε for the relative rate ω_J − ω_B.
-double couette_torque(const JournalBearing& bearing, double eps, double relative_rate);
+// Couette torque on the journal [N·m] at eccentricity ε for the relative rate ω_J − ω_B
+// (templated: the loaded bearing below differentiates it in ε).
+template <class S>
+S couette_torque(const JournalBearing& b, const S& eps, const S& relative_rate) {
+  using std::sqrt;
+  const double R = b.radius;
+  return -2.0 * std::numbers::pi * b.viscosity * R * R * R * b.length * relative_rate /
+         (b.clearance * sqrt(1.0 - eps * eps));
+}
 
 // Poiseuille torque on the journal [N·m] at eccentricity e [m] under the film's F_t [N].
-double poiseuille_torque(double e, double F_t);
+template <class S>
+S poiseuille_torque(const S& e, const S& F_t) {
+  return -0.5 * e * F_t;
+}
 
 // The losses of one journal, from the journal geometry and the two bodies' absolute rates about
 // the axis (as JournalBearing::force takes them). A finite bearing needs its table.
@@ -68,5 +81,27 @@ struct SteadyBearing {
 // with the film fed at its thickest point (ReynoldsSetup::feed_at_thickest), its force, its
 // flows (film_flows) and the same friction torque.
 SteadyBearing steady_bearing(const JournalBearing& bearing, double eps);
+
+// The friction torque of a bearing whose clearance dynamics are not modelled (a loss model on an
+// ideal joint, docs/lubrication.md *A loss model on an ideal joint*): the journal turns at the
+// relative rate ω = ω_J − ω_B under a steady load W [N] fixed in the bush's frame, so the film is
+// the steady one of steady_bearing (ε̇ = 0, ω̄ = ω). Its force is ω F₁(ε) for ω > 0 (linear in
+// the wedge speed at a fixed film), so ε solves |ω| ‖F₁(ε)‖ = W, and
+//   T_J(ω) = couette_torque(ε, ω) + poiseuille_torque(εc, F_t) = ω τ(ε),
+//   dT_J/dω = τ − τ'(ε) g(ε)/g'(ε),   g = ‖F₁‖   (ε' = −g/(ω g') from ω g(ε) = W),
+// odd in ω. Where the film cannot carry W even at ε_max (slow turning, or W above its capacity)
+// ε stays at ε_max and T_J = ω τ(ε_max): the rest of the load goes to asperity contact, whose
+// friction is not part of this model. Petroff (`petroff`): ε = 0 whatever the load.
+struct LoadedTorque {
+  double torque = 0.0;         // T_J on the journal about the axis [N·m]
+  double dtorque_drate = 0.0;  // ∂T_J/∂ω at fixed load [N·m·s/rad]
+  double eps = 0.0;            // the steady eccentricity ratio it found [-]
+};
+// Builds the finite bearing's force table for its L/D, cavitation and ε_max (the largest
+// tabulated ε is 0.995) if it has none; nothing for the long and short bearings.
+void attach_finite_table(JournalBearing& bearing);
+
+LoadedTorque loaded_bearing_torque(const JournalBearing& bearing, double omega, double load);
+LoadedTorque petroff_torque(const JournalBearing& bearing, double omega);
 
 }  // namespace cs::lubrication
