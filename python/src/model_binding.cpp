@@ -91,14 +91,12 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
   }
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty())
     raise_simulation_error(lm.path + ": error: " + why, py::none());
-  cs::PlausibilityWatch watch(sys);
-  RunCollector collector(channels, lm.run.solver.end, std::move(progress), &watch);
+  RunCollector collector(channels, lm.run.solver.end, std::move(progress));
   std::vector<std::string> notes;
   cs::State state;
   cs::RunStats stats;
   collector.run_guarded([&] { stats = cs::run_analysis(sys, lm.run, collector, state, notes); });
-  stats.warnings.insert(stats.warnings.end(), collector.warnings().begin(),
-                        collector.warnings().end());
+  warn_run(stats.warnings);  // also in the summary
   return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
 }
 

@@ -2,20 +2,16 @@
 
 namespace clearsim_py {
 
-RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress,
-                           cs::PlausibilityWatch* watch)
+RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress)
     : channels_(channels),
       t_end_(t_end),
       progress_(std::move(progress)),
-      pacer_(std::chrono::milliseconds(100)),
-      watch_(watch) {}
+      pacer_(std::chrono::milliseconds(100)) {}
 
 void RunCollector::on_output(const cs::State& s, const cs::RunStats& stats) {
   channels_.evaluate(s, stats, values_);
   time_.push_back(s.t);
   data_.insert(data_.end(), values_.begin(), values_.end());
-  if (watch_ != nullptr)
-    for (std::string& w : watch_->check(s, stats)) warnings_.push_back(std::move(w));
 }
 
 void RunCollector::on_step(const cs::State& s, const cs::RunStats& /*stats*/) {
