@@ -53,9 +53,10 @@ class RunWarning(RuntimeWarning):
     """What a run found wrong without stopping: mechanical energy growing with no source, a
     clearance joint far past its clearance, mesh bodies overlapping ("at t = ... s ...").
 
-    Issued by Model.run and by Simulation.step and run_to when the finding is made, once each;
-    the same texts are in the run's summary()["warnings"]. warnings.simplefilter("error",
-    clearsim.RunWarning) turns them into exceptions.
+    Issued once each by Model.run, Simulation.step and Simulation.run_to as the call that made
+    the finding returns (the steps it took are kept); the same texts are in the run's
+    summary()["warnings"]. warnings.simplefilter("error", clearsim.RunWarning) turns them into
+    exceptions.
     """
 )",
            m.attr("__dict__"));
