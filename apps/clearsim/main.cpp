@@ -16,12 +16,12 @@
 #include "clearsim/io/csv_writer.hpp"
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
-#include "clearsim/io/plausibility_watch.hpp"
 #include "clearsim/io/progress.hpp"
 #include "clearsim/io/result_writer.hpp"
 #include "clearsim/io/vtk_series.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/plausibility_watch.hpp"
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "clearsim/version.hpp"
@@ -119,13 +119,11 @@ void warn_undefined(const cs::ChannelSet& channels, const std::vector<double>& v
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace, cs::PlausibilityWatch& watch, std::string model,
-         const cs::DirectSensitivity* sens)
+         PaceWarning& pace, std::string model, const cs::DirectSensitivity* sens)
       : channels_(channels),
         csv_(csv),
         bar_(bar),
         pace_(pace),
-        watch_(watch),
         model_(std::move(model)),
         sens_(sens) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
@@ -136,15 +134,12 @@ class Output final : public cs::StepObserver {
     // Derivatives may be NaN where they do not exist (said by a warning), not a failure.
     if (sens_) sens_->channel_derivatives(s, stats, values_);
     if (failure_.empty()) csv_.write(s.t, values_);
-    // Issue 28: what no real mechanism does (a joint far past its clearance) is said at once.
-    for (const std::string& w : watch_.check(s, stats))
-      std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), w.c_str());
   }
   void on_step(const cs::State& s, const cs::RunStats& stats) override {
     bar_.update(s.t, stats);
     pace_.update(s.t);
-    // What the run finds wrong as it goes (energy growth) is said at once, while it can still be
-    // stopped, not after the run.
+    // What the run finds wrong as it goes (energy growth, a joint far past its clearance: the
+    // run loop's watches) is said at once, while it can still be stopped, not after the run.
     for (; warned_ < stats.warnings.size(); ++warned_)
       std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), stats.warnings[warned_].c_str());
   }
@@ -158,7 +153,6 @@ class Output final : public cs::StepObserver {
   cs::ResultWriter& csv_;
   cs::ProgressBar& bar_;
   PaceWarning& pace_;
-  cs::PlausibilityWatch& watch_;
   std::string model_;
   const cs::DirectSensitivity* sens_;   // null: no sensitivity columns
   std::size_t warned_ = 0;              // stats.warnings printed so far
@@ -430,8 +424,7 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
-  cs::PlausibilityWatch watch(sys);
-  Output observer(*channels, csv, bar, pace, watch, o.model, sens.get());
+  Output observer(*channels, csv, bar, pace, o.model, sens.get());
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())

@@ -20,11 +20,13 @@ its channels as numpy arrays::
 clearsim.__version__ and clearsim.__commit__ say which build this is (as `clearsim --version`).
 
 Errors in a model file raise ModelFileError (a ValueError) whose text is the reader's
-"FILE:LINE:COLUMN: error: ..." message; a run that stops early raises SimulationError.
+"FILE:LINE:COLUMN: error: ..." message; a run that stops early raises SimulationError; what a
+run finds wrong without stopping (energy growth, a joint far past its clearance) is issued as a
+RunWarning.
 See docs/python.md.
 """
 
-from ._core import ModelFileError, SimulationError, __commit__, __version__
+from ._core import ModelFileError, RunWarning, SimulationError, __commit__, __version__
 from .model import Model, Result, load, loads
 from .simulation import Simulation, State
 from .sweep import SweepResult, sweep
@@ -33,6 +35,7 @@ __all__ = [
     "Model",
     "ModelFileError",
     "Result",
+    "RunWarning",
     "Simulation",
     "SimulationError",
     "State",

@@ -46,6 +46,10 @@ py::dict stats_dict(const cs::RunStats& stats);
 // Raised when a run stops early (clearsim.SimulationError).
 py::object simulation_error_type();
 [[noreturn]] void raise_simulation_error(const std::string& message, py::object partial);
+// Issues each of `messages` as a clearsim.RunWarning attributed to the caller of the Python
+// method that called the engine (stacklevel 2); with the GIL held. Throws
+// py::error_already_set when a warnings filter turns one into an error.
+void warn_run(const std::vector<std::string>& messages);
 
 // Registration of each part of the module.
 void register_errors(py::module_& m);

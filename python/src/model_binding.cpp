@@ -118,18 +118,16 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
   std::vector<std::string> notes;
   const std::unique_ptr<cs::DirectSensitivity> sens =
       sensitivities(model, lm, limits, sensitivity_paths, sys, channels, notes);
-  cs::PlausibilityWatch watch(sys);
-  RunCollector collector(channels, lm.run.solver.end, std::move(progress), &watch, sens.get());
+  RunCollector collector(channels, lm.run.solver.end, std::move(progress), sens.get());
   cs::State state;
   cs::RunStats stats;
   collector.run_guarded([&] {
     stats = sens ? cs::run_with_sensitivities(sys, lm.run, *sens, collector, state, notes)
                  : cs::run_analysis(sys, lm.run, collector, state, notes);
   });
-  stats.warnings.insert(stats.warnings.end(), collector.warnings().begin(),
-                        collector.warnings().end());
   if (sens)
     stats.warnings.insert(stats.warnings.end(), sens->warnings().begin(), sens->warnings().end());
+  warn_run(stats.warnings);  // also in the summary
   return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
 }
 

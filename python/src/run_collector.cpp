@@ -3,14 +3,13 @@
 namespace clearsim_py {
 
 RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress,
-                           cs::PlausibilityWatch* watch, const cs::DirectSensitivity* sens)
+                           const cs::DirectSensitivity* sens)
     : channels_(channels),
       sens_(sens),
       names_(channels.names()),
       t_end_(t_end),
       progress_(std::move(progress)),
-      pacer_(std::chrono::milliseconds(100)),
-      watch_(watch) {
+      pacer_(std::chrono::milliseconds(100)) {
   if (sens_ != nullptr)
     for (const std::string& c : sens_->column_names()) names_.push_back(c);
 }
@@ -20,8 +19,6 @@ void RunCollector::on_output(const cs::State& s, const cs::RunStats& stats) {
   if (sens_ != nullptr) sens_->channel_derivatives(s, stats, values_);
   time_.push_back(s.t);
   data_.insert(data_.end(), values_.begin(), values_.end());
-  if (watch_ != nullptr)
-    for (std::string& w : watch_->check(s, stats)) warnings_.push_back(std::move(w));
 }
 
 void RunCollector::on_step(const cs::State& s, const cs::RunStats& /*stats*/) {

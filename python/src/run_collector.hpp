@@ -10,7 +10,6 @@
 
 #include "bindings.hpp"
 #include "clearsim/io/channels.hpp"
-#include "clearsim/io/plausibility_watch.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "signal_watch.hpp"
 
@@ -18,11 +17,10 @@ namespace clearsim_py {
 
 class RunCollector final : public cs::StepObserver {
  public:
-  // `progress`: None, or a callable progress(t, t_end). `watch` (may be null) is asked at every
-  // output point; its findings are in warnings(). `sens` (may be null) adds its derivative
+  // `progress`: None, or a callable progress(t, t_end). `sens` (may be null) adds its derivative
   // columns d(<channel>)/d(<path>) after the channels.
   RunCollector(const cs::ChannelSet& channels, double t_end, py::object progress,
-               cs::PlausibilityWatch* watch = nullptr, const cs::DirectSensitivity* sens = nullptr);
+               const cs::DirectSensitivity* sens = nullptr);
 
   void on_output(const cs::State& s, const cs::RunStats& stats) override;
   void on_step(const cs::State& s, const cs::RunStats& stats) override;
@@ -34,7 +32,6 @@ class RunCollector final : public cs::StepObserver {
   // {"time": array, "<channel>": array, ...} in the order of the channel set.
   py::dict arrays() const;
   long rows() const { return static_cast<long>(time_.size()); }
-  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   struct Abort {};  // unwinds the engine's run loop after a Python error
@@ -47,8 +44,6 @@ class RunCollector final : public cs::StepObserver {
   std::vector<double> time_, data_;  // data_: rows × channels, row-major
   std::vector<double> values_;
   Pacer pacer_;
-  cs::PlausibilityWatch* watch_;
-  std::vector<std::string> warnings_;
   std::unique_ptr<py::error_already_set> pending_;
 };
 

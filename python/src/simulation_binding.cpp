@@ -217,12 +217,14 @@ class Simulation {
 
  private:
   // Takes steps while more() says so, under the lock and without the GIL, polling for Ctrl-C
-  // after each whole step; raises KeyboardInterrupt or SimulationError after the lock is left.
+  // after each whole step; after the lock is left, issues the run's new warnings (energy growth,
+  // plausibility: clearsim.RunWarning), then raises KeyboardInterrupt or SimulationError.
   template <class More, class Step>
   void step_while(More more, Step one_step) {
     SignalWatch watch;
     bool ok = true;
     std::string failure;
+    std::vector<std::string> found;
     {
       const Guard guard(*this);
       while (more()) {
@@ -233,7 +235,10 @@ class Simulation {
         }
         if (watch.poll()) break;
       }
+      const std::vector<std::string>& all = sim_->stats().warnings;
+      for (; warned_ < all.size(); ++warned_) found.push_back(all[warned_]);
     }
+    warn_run(found);
     watch.raise_pending();
     if (!ok) fail(failure);
   }
@@ -316,6 +321,7 @@ class Simulation {
   std::unique_ptr<cs::Simulation> sim_;
   std::map<std::string, std::unique_ptr<cs::ChannelSet>> extra_;
   std::vector<std::string> notes_;
+  std::size_t warned_ = 0;                // stats().warnings issued as Python warnings (Guard)
   std::mutex mutex_;                      // guards busy_
   std::condition_variable idle_;          // notified when busy_ turns false
   bool busy_ = false;                     // a call is using the engine

@@ -7,6 +7,7 @@
 
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/plausibility_watch.hpp"
 #include "clearsim/solvers/run_watches.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "clearsim/solvers/static_equilibrium.hpp"
@@ -53,10 +54,12 @@ void run_kinematic(System& sys, const SolverSettings& st, int every, State& s, R
   const double t0 = s.t;
   LinearSystem ls;
   RowWatch rows(sys, nullptr);
+  PlausibilityWatch plausibility(sys);
   for (std::int64_t k = 1; k <= n; ++k) {
     const double t = t0 + st.end * static_cast<double>(k) / static_cast<double>(n);
     if (!kinematic_point(sys, st, t, s, ls, stats)) return;
     ++stats.steps;
+    plausibility.after_step(s, stats, 1);
     obs.on_step(s, stats);
     if (!rows.after_step(s, st.newton_tol, stats)) return;
     const bool output = k % every == 0 || k == n;

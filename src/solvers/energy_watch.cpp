@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "clearsim/solvers/power_balance.hpp"
 #include "clearsim/solvers/run_watches.hpp"
@@ -99,11 +100,42 @@ std::string EnergyWatch::message(const State& s, double h, double e, double grow
   if (sys_.model().num_bodies() == 0) return os.str();
   const int b = fastest_body();
   const std::string stiff = sys_.describe_stiffest_force(b, s, nullptr, h);
-  if (stiff.empty())
+  if (!stiff.empty()) return os.str() + stiff;
+  // No stiff force to blame: the growth is then rather energy an element puts in without
+  // declaring it a source (Element::delivers_power), e.g. a force whose parameters make it
+  // active. The one feeding the most power now is named.
+  double power = 0.0;
+  if (const int feeder = strongest_feeder(s.t, power); feeder >= 0) {
+    const Element& el = *sys_.model().elements[feeder];
+    os << "the force feeding the most power into the bodies now is " << el.kind() << " '"
+       << el.name() << "' (" << power
+       << " W), which the model does not count as a source: check its parameters";
+  } else {
     os << "body '" << sys_.model().bodies[b].name << "' moves fastest; reduce solver.step";
-  else
-    os << stiff;
+  }
   return os.str();
+}
+
+// The force element with the largest power f·v into its bodies at the last look (kin_), if it
+// is positive (−1 otherwise); `power` receives it [W].
+int EnergyWatch::strongest_feeder(double t, double& power) const {
+  const auto& elements = sys_.model().elements;
+  int best = -1;
+  power = 0.0;
+  ForceBlock fb;
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    const Element& el = *elements[e];
+    if (!el.has_force()) continue;
+    fb = ForceBlock{};
+    el.force(sys_.input(e, t, kin_), fb, false);
+    double p = 0.0;
+    for (const auto& [body, at] : {std::pair{el.body_i(), 0}, std::pair{el.body_j(), 6}}) {
+      if (body == kGround) continue;
+      p += fb.f.segment<3>(at).dot(kin_[body].v_W) + fb.f.segment<3>(at + 3).dot(kin_[body].w_B);
+    }
+    if (std::isfinite(p) && p > power) power = p, best = e;
+  }
+  return best;
 }
 
 }  // namespace cs

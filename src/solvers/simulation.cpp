@@ -9,6 +9,7 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/integrator_factory.hpp"
+#include "clearsim/solvers/plausibility_watch.hpp"
 #include "clearsim/solvers/run_watches.hpp"
 
 namespace cs {
@@ -59,9 +60,10 @@ void note_unstable_index3(const System& sys, const SolverSettings& st,
 }  // namespace
 
 struct Simulation::Workspace {
-  explicit Workspace(System& sys) : contacts(sys), rows(sys, nullptr) {}
+  explicit Workspace(System& sys) : contacts(sys), rows(sys, nullptr), plausibility(sys) {}
   ContactCounter contacts;
   RowWatch rows;
+  PlausibilityWatch plausibility;     // restarted by each initialize(), not by set_state
   std::optional<EnergyWatch> energy;  // made anew by each initialize()
   State backup;                       // adaptive: the state before an attempt
 };
@@ -80,6 +82,7 @@ bool Simulation::fail(std::string message) {
 
 bool Simulation::initialize(std::vector<std::string>& notes) {
   stats_ = RunStats{};
+  work_->plausibility.restart();
   return start(initial_state(sys_, 0.0), notes, StartFrom::kModel);
 }
 
@@ -203,6 +206,7 @@ bool Simulation::watch(StepObserver* observer) {
   if (k_ % 32 == 0) stats_.integrator = integrator_->name();  // it may change coordinates
   work_->contacts.count(state_, stats_);
   work_->energy->update(state_, stats_);
+  work_->plausibility.after_step(state_, stats_);
   if (observer) observer->on_step(state_, stats_);
   if (!work_->rows.after_step(state_, settings_.solver.newton_tol, stats_)) {
     ready_ = false;

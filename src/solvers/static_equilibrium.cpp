@@ -6,6 +6,7 @@
 #include "clearsim/solvers/configuration.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/plausibility_watch.hpp"
 
 namespace cs {
 
@@ -86,6 +87,7 @@ bool solve_static(const System& sys, const SolverSettings& settings, State& s, i
 RunStats run_static(const System& sys, const SolverSettings& settings, State& s,
                     StepObserver& observer) {
   RunStats stats;
+  PlausibilityWatch plausibility(sys);
   const long n = settings.kinematic_steps;
   for (long k = 0; k <= n; ++k) {
     if (n > 0) s.t = settings.end * static_cast<double>(k) / static_cast<double>(n);
@@ -99,6 +101,7 @@ RunStats run_static(const System& sys, const SolverSettings& settings, State& s,
     stats.newton_iterations += it;
     stats.last_iterations = it;
     ++stats.steps;
+    plausibility.after_step(s, stats, 1);
     observer.on_step(s, stats);
     observer.on_output(s, stats);
   }

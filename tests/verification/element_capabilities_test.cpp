@@ -59,10 +59,20 @@ TEST(ElementCapabilities, NewPowerSourceIsWatchedWithoutSolverChange) {
   EXPECT_TRUE(push(true).warnings.empty());
 }
 
+// Issue 28, energy growth with no source: the warning names the element that put the energy in
+// (no stiff force to blame here), with the power it feeds at that time (F v = 10 N × 10 t m/s).
 TEST(ElementCapabilities, WithoutTheCapabilityTheGrowthIsUnexplained) {
   const RunStats stats = push(false);
   ASSERT_EQ(stats.warnings.size(), 1u);
   EXPECT_NE(stats.warnings[0].find("mechanical energy has grown"), std::string::npos)
+      << stats.warnings[0];
+  EXPECT_NE(stats.warnings[0].find("the force feeding the most power into the bodies now is "
+                                   "thruster 'thruster' ("),
+            std::string::npos)
+      << stats.warnings[0];
+  EXPECT_NE(stats.warnings[0].find(" W), which the model does not count as a source: check its "
+                                   "parameters"),
+            std::string::npos)
       << stats.warnings[0];
 }
 

@@ -89,6 +89,7 @@ class EnergyWatch {
   double load_power(double t) const;
   double driver_power(const State& s);
   int fastest_body() const;
+  int strongest_feeder(double t, double& power) const;
   std::string message(const State& s, double h, double e, double growth) const;
 
   const System& sys_;

@@ -158,7 +158,8 @@ class ReynoldsWorkspace {
 // `workspace` (optional) carries factorizations and the warm start between calls; `pressure`
 // (optional) receives Π. Throws std::invalid_argument for ε ∉ [0, 1), L/D ≤ 0 or a grid below
 // its minimum, std::runtime_error if the active-set loop does not finish in 200 iterations
-// (never observed: it is finite for M-matrices).
+// (finite in exact arithmetic for M-matrices, but it cycles for long bearings: on the default
+// grid and table L/D = 400 builds, 600 does not; FiniteBearingTable then names L/D, ε and ψ).
 ReducedForce solve_reynolds(const ReynoldsSetup& setup, const FilmState& film,
                             ReynoldsWorkspace* workspace = nullptr,
                             PressureField* pressure = nullptr);
