@@ -16,8 +16,6 @@ SciPy's SLSQP.
 --quick (the test) runs a shorter second revolution window and two optimizer iterations.
 """
 
-import pathlib
-import sys
 
 import matplotlib
 
@@ -28,16 +26,9 @@ from scipy.optimize import minimize  # noqa: E402
 
 import clearsim  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
-FOUR_BAR = HERE.parent / "four_bar_clearance"
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
-QUICK = "--quick" in sys.argv
-out = pathlib.Path(args[0] if args else "results/optimization")
-out.mkdir(parents=True, exist_ok=True)
+from four_bar_study import C, FOUR_BAR, MODEL, MU, PATHS, command_line  # noqa: E402
 
-C = "joints.crank_coupler.clearance.radial"  # both joints: the file's &lubricated anchor
-MU = "joints.crank_coupler.clearance.lubricant.viscosity"
-PATHS = [C, MU]
+out, QUICK = command_line()
 ALPHA = "rocker.angular_acceleration.z"
 LOSS = ["crank_coupler.power_loss", "coupler_rocker.power_loss"]
 FILM = ["crank_coupler.min_film", "coupler_rocker.min_film"]
@@ -50,7 +41,7 @@ END, JUDGED = (0.13, 0.1) if QUICK else (0.2, 0.1)
 SCALE = np.array([1e-6, 0.1])  # design variables x = p / SCALE: both of order 10
 
 ideal = clearsim.load(FOUR_BAR / "ideal.yaml").run(end=END, channels=[ALPHA])[ALPHA]
-model = clearsim.load(FOUR_BAR / "lubricated_wedge.yaml")
+model = clearsim.load(MODEL)
 
 
 def evaluate(p):

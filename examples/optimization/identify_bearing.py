@@ -16,7 +16,6 @@ residuals scaled by σ).
 --quick (the test) judges a shorter window of the second revolution.
 """
 
-import pathlib
 import sys
 
 import matplotlib
@@ -28,16 +27,9 @@ from scipy.optimize import least_squares  # noqa: E402
 
 import clearsim  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
-MODEL = HERE.parent / "four_bar_clearance" / "lubricated_wedge.yaml"
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
-QUICK = "--quick" in sys.argv
-out = pathlib.Path(args[0] if args else "results/optimization")
-out.mkdir(parents=True, exist_ok=True)
+from four_bar_study import C, MODEL, MU, PATHS, command_line  # noqa: E402
 
-C = "joints.crank_coupler.clearance.radial"  # both joints: the file's &lubricated anchor
-MU = "joints.crank_coupler.clearance.lubricant.viscosity"
-PATHS = [C, MU]
+out, QUICK = command_line()
 PROBES = ["crank_coupler.journal1.x", "crank_coupler.journal1.y"]
 TRUE = np.array([46e-6, 0.8])      # hidden from the estimator: worn, and the oil hot
 START = np.array([40e-6, 1.0])     # the drawing's bearing and the oil's nominal viscosity
