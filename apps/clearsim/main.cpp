@@ -99,21 +99,6 @@ std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector
   return {};
 }
 
-// "at t = ... s the channel X is undefined (nan): ..." for each efficiency channel that is NaN
-// for the first time (no power enters), once per channel; `warned` remembers them.
-void warn_undefined(const cs::ChannelSet& channels, const std::vector<double>& values, double t,
-                    const std::string& model, std::vector<bool>& warned) {
-  warned.resize(values.size(), false);
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (warned[k] || !std::isnan(values[k]) || !channels.may_be_undefined(k)) continue;
-    warned[k] = true;
-    std::fprintf(stderr,
-                 "%s: warning: at t = %g s the channel %s is undefined (nan): no power enters, "
-                 "so there is no efficiency; written as nan where it stays so\n",
-                 model.c_str(), t, channels.names()[k].c_str());
-  }
-}
-
 // Writes each output point to the CSV file and keeps the progress bar moving; asks the run to
 // stop when a signal came or a value is not finite.
 class Output final : public cs::StepObserver {
@@ -130,7 +115,8 @@ class Output final : public cs::StepObserver {
     if (!failure_.empty()) return;
     channels_.evaluate(s, stats, values_);
     failure_ = non_finite_channel(channels_, values_, s.t);
-    warn_undefined(channels_, values_, s.t, model_, undefined_warned_);
+    for (const std::string& w : channels_.undefined_now(values_, s.t, undefined_warned_))
+      std::fprintf(stderr, "%s: warning: %s\n", model_.c_str(), w.c_str());
     // Derivatives may be NaN where they do not exist (said by a warning), not a failure.
     if (sens_) sens_->channel_derivatives(s, stats, values_);
     if (failure_.empty()) csv_.write(s.t, values_);

@@ -125,6 +125,8 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
     stats = sens ? cs::run_with_sensitivities(sys, lm.run, *sens, collector, state, notes)
                  : cs::run_analysis(sys, lm.run, collector, state, notes);
   });
+  stats.warnings.insert(stats.warnings.end(), collector.warnings().begin(),
+                        collector.warnings().end());
   if (sens)
     stats.warnings.insert(stats.warnings.end(), sens->warnings().begin(), sens->warnings().end());
   warn_run(stats.warnings);  // also in the summary

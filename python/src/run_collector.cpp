@@ -16,6 +16,8 @@ RunCollector::RunCollector(const cs::ChannelSet& channels, double t_end, py::obj
 
 void RunCollector::on_output(const cs::State& s, const cs::RunStats& stats) {
   channels_.evaluate(s, stats, values_);
+  for (std::string& w : channels_.undefined_now(values_, s.t, undefined_warned_))
+    warnings_.push_back(std::move(w));
   if (sens_ != nullptr) sens_->channel_derivatives(s, stats, values_);
   time_.push_back(s.t);
   data_.insert(data_.end(), values_.begin(), values_.end());

@@ -32,6 +32,9 @@ class RunCollector final : public cs::StepObserver {
   // {"time": array, "<channel>": array, ...} in the order of the channel set.
   py::dict arrays() const;
   long rows() const { return static_cast<long>(time_.size()); }
+  // What the output found without stopping the run (an efficiency undefined where no power
+  // enters), each said once.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   struct Abort {};  // unwinds the engine's run loop after a Python error
@@ -44,6 +47,8 @@ class RunCollector final : public cs::StepObserver {
   std::vector<double> time_, data_;  // data_: rows × channels, row-major
   std::vector<double> values_;
   Pacer pacer_;
+  std::vector<std::string> warnings_;
+  std::vector<bool> undefined_warned_;
   std::unique_ptr<py::error_already_set> pending_;
 };
 

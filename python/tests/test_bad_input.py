@@ -3,6 +3,7 @@ findings in a run's summary."""
 
 import warnings
 
+import numpy as np
 import pytest
 
 import clearsim
@@ -109,3 +110,14 @@ def test_energy_growth_with_no_source_warns_naming_the_stiff_element():
     assert "the mechanical energy has grown by" in text
     assert text.endswith("stiffest force on body 'block': spring_damper 'spring', stiffness "
                          "1e+12 N/m, ω h = 3 (a smaller step or `adaptive: true` resolves it)")
+
+
+def test_undefined_efficiency_warns_from_python_as_on_the_command_line():
+    # Seed 004's reducer at rest at t = 0: no power enters, the mesh efficiency is nan, said once
+    # as a RunWarning and kept in the summary (the command line's cli.efficiency_undefined_at_rest).
+    model = clearsim.load(SOURCE_DIR / "examples" / "ship_reducer" / "bearings.yaml")
+    with pytest.warns(clearsim.RunWarning, match="at t = 0 s the channel mesh.efficiency is "
+                      "undefined \\(nan\\): no power enters"):
+        r = model.run(end=0.0005, channels=["mesh.efficiency"])
+    assert np.isnan(r["mesh.efficiency"][0])
+    assert sum("mesh.efficiency is undefined" in w for w in r.summary["warnings"]) == 1

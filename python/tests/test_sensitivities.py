@@ -66,3 +66,4 @@ def test_refusals_say_why():
         clearsim.load(SLIDER_CRANK).run(end=0.001, sensitivities=["bodies.slider.nothing"])
     with pytest.raises(TypeError, match="expected paths of the model file"):
         clearsim.load(SLIDER_CRANK).run(end=0.001, sensitivities=[3])
+

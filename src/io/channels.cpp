@@ -1,6 +1,7 @@
 #include "clearsim/io/channels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -220,6 +221,22 @@ bool ChannelSet::may_be_undefined(std::size_t k) const {
   const std::string& n = names_[k];
   const std::string tail = "efficiency";
   return n.size() >= tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::vector<std::string> ChannelSet::undefined_now(const std::vector<double>& values, double t,
+                                                   std::vector<bool>& warned) const {
+  std::vector<std::string> out;
+  warned.resize(values.size(), false);
+  for (std::size_t k = 0; k < values.size() && k < names_.size(); ++k) {
+    if (warned[k] || !std::isnan(values[k]) || !may_be_undefined(k)) continue;
+    warned[k] = true;
+    std::ostringstream os;
+    os << "at t = " << t << " s the channel " << names_[k]
+       << " is undefined (nan): no power enters, so there is no efficiency; written as nan "
+          "where it stays so";
+    out.push_back(os.str());
+  }
+  return out;
 }
 
 void ChannelSet::evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const {

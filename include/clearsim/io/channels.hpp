@@ -44,6 +44,10 @@ class ChannelSet {
   // True if channel k may be NaN by definition (an efficiency where no power enters), not
   // because the run failed.
   bool may_be_undefined(std::size_t k) const;
+  // "at t = ... s the channel X is undefined (nan): ..." for each such channel that is NaN in
+  // `values` for the first time; `warned` remembers them (one message per channel and run).
+  std::vector<std::string> undefined_now(const std::vector<double>& values, double t,
+                                         std::vector<bool>& warned) const;
   // Values at a state, in the order of names().
   void evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const;
 
