@@ -12,10 +12,6 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/clearsim
 
 set(_cs_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/clearsim)
 install(EXPORT clearsimTargets NAMESPACE clearsim:: DESTINATION ${_cs_cmake_dir})
-set(CLEARSIM_WITH_HDF5 OFF)
-if(HDF5_FOUND)
-  set(CLEARSIM_WITH_HDF5 ON)
-endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/clearsimConfig.cmake.in
                               ${CMAKE_BINARY_DIR}/clearsimConfig.cmake
                               INSTALL_DESTINATION ${_cs_cmake_dir})
@@ -28,10 +24,6 @@ install(FILES ${CMAKE_BINARY_DIR}/clearsimConfig.cmake
 # pkg-config: the prefix is found from the .pc file's own place (${pcfiledir}).
 file(RELATIVE_PATH CLEARSIM_PC_TO_PREFIX /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" CLEARSIM_PC_TO_PREFIX "${CLEARSIM_PC_TO_PREFIX}")
-set(CLEARSIM_PC_HDF5 "")
-if(HDF5_FOUND)
-  set(CLEARSIM_PC_HDF5 hdf5)
-endif()
 string(JOIN " " CLEARSIM_PC_ARCH_FLAGS ${CLEARSIM_ARCH_FLAGS})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/clearsim.pc.in ${CMAKE_BINARY_DIR}/clearsim.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/clearsim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,10 +1,6 @@
 #include "clearsim/geometry/mesh_io.hpp"
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
 #include <algorithm>
-#include <assimp/Importer.hpp>
 #include <bit>
 #include <cctype>
 #include <cmath>
@@ -15,6 +11,9 @@
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
+
+#include "clearsim/geometry/mesh_file_plugin.hpp"
+#include "clearsim/io/plugin.hpp"
 
 namespace cs {
 
@@ -148,31 +147,26 @@ class VertexWelder {
 };
 
 // Fails on a non-finite coordinate, naming the triangle (in file order) and the point.
-void require_finite(const aiVector3D& p, int triangle, const std::string& path) {
-  if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) return;
+void require_finite(const std::array<double, 3>& p, int triangle, const std::string& path) {
+  if (std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2])) return;
   std::ostringstream os;
   os << "triangle " << triangle << " (counted from 0 in file order) has a vertex with a NaN or "
-     << "infinite coordinate (" << p.x << ", " << p.y << ", " << p.z << ")";
+     << "infinite coordinate (" << p[0] << ", " << p[1] << ", " << p[2] << ")";
   throw MeshFileError(path, os.str());
 }
 
-// Copies the scene's triangles (all meshes, node transforms applied by assimp) into `out`.
-void collect_triangles(const aiScene& scene, const std::string& path, double scale,
+// Copies the file's triangles into `out`, scaled, equal corners welded into one vertex.
+void collect_triangles(const MeshFileTriangles& file, const std::string& path, double scale,
                        TriangleMesh& out) {
   VertexWelder welder(out);
-  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
-    const aiMesh& am = *scene.mMeshes[m];
-    for (unsigned f = 0; f < am.mNumFaces; ++f) {
-      const aiFace& face = am.mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines carry no surface
-      std::array<int, 3> tri{};
-      for (int k = 0; k < 3; ++k) {
-        const aiVector3D& p = am.mVertices[face.mIndices[k]];
-        require_finite(p, out.num_triangles(), path);
-        tri[k] = welder.index_of(scale * Vec3(p.x, p.y, p.z));
-      }
-      out.triangles.push_back(tri);
+  for (const auto& corners : file.corners) {
+    std::array<int, 3> tri{};
+    for (int k = 0; k < 3; ++k) {
+      const auto& p = corners[static_cast<std::size_t>(k)];
+      require_finite(p, out.num_triangles(), path);
+      tri[static_cast<std::size_t>(k)] = welder.index_of(scale * Vec3(p[0], p[1], p[2]));
     }
+    out.triangles.push_back(tri);
   }
 }
 
@@ -184,22 +178,12 @@ LoadedMesh load_mesh_file(const std::string& path, const MeshFileOptions& option
     check_stl_layout(path);
   else
     check_obj_vertices(path);
-  Assimp::Importer importer;
-  // Only triangulation and node transforms: no vertex joining, degenerate removal or normal
-  // fixing, so the checks below see the file as it is.
-  const aiScene* scene = nullptr;
-  try {
-    scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices);
-  } catch (const std::exception& e) {
-    throw MeshFileError(path, e.what());
-  }
-  if (scene == nullptr) {
-    std::ostringstream os;
-    os << "cannot read the mesh: " << importer.GetErrorString();
-    throw MeshFileError(path, os.str());
-  }
+  MeshFileTriangles file;
+  std::string error;
+  if (!plugin_function<MeshFileReadFunction>("assimp", kMeshFileReadSymbol)(path, file, error))
+    throw MeshFileError(path, error);
   LoadedMesh loaded;
-  collect_triangles(*scene, path, options.scale, loaded.mesh);
+  collect_triangles(file, path, options.scale, loaded.mesh);
   if (loaded.mesh.triangles.empty()) throw MeshFileError(path, "the file holds no triangles");
   loaded.report = check_mesh(loaded.mesh);
   if (options.require_solid && !loaded.report.valid_solid()) {

@@ -24,6 +24,7 @@ make -s -n -C "$source_dir" install BUILD="$build" PREFIX="$prefix" |
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/clearsim include/clearsim/clearsim.hpp include/clearsim/version.hpp \
          lib/libclearsim.a lib/cmake/clearsim/clearsimConfig.cmake lib/pkgconfig/clearsim.pc \
+         lib/clearsim/libclearsim_assimp.so lib/clearsim/libclearsim_fcl.so \
          ${pydir:+"$pydir/clearsim/__init__.py"}; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done
@@ -32,6 +33,16 @@ line=$("$prefix/bin/clearsim" --version)
 echo "clearsim --version: $line"
 [[ $line =~ ^clearsim\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{12}|unknown)\)$ ]] ||
   { echo "unexpected --version line"; exit 1; }
+
+# The plugins (docs/install.md) come from the prefix, found beside the installed program, not from
+# the build tree: an HDF5 result and a mesh model, with the loader's trace.
+mesh_model=$source_dir/examples/mesh_drop/model.yaml
+LD_DEBUG=files "$prefix/bin/clearsim" run "$mesh_model" --end 0.001 -q -o "$work/plugins.h5" \
+  2> "$work/plugins.trace"
+for p in hdf5 assimp fcl; do
+  grep -q "file=$prefix/lib/clearsim/libclearsim_$p.so .*dynamically loaded" "$work/plugins.trace" ||
+    { echo "the $p plugin was not loaded from $prefix/lib/clearsim"; grep clearsim_ "$work/plugins.trace"; exit 1; }
+done
 
 # find_package(clearsim): the example's own CMakeLists, configured against the prefix.
 cmake -S "$source_dir/examples/cpp_api" -B "$work/cpp_api" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -1,7 +1,7 @@
 // Bounding-volume hierarchy of a triangle mesh, built once in the mesh's own frame, and the two
 // queries mesh contact needs from it. The hierarchy and its traversals are FCL's (Debian
-// libfcl-dev, docs/contact-meshes-and-gears.md "Mesh contact"); this header keeps FCL's
-// templates out of the rest of clearsim.
+// libfcl-dev, docs/contact-meshes-and-gears.md "Mesh contact"), in the FCL plugin
+// (plugins/fcl_plugin.cpp, io/plugin.hpp): a model without meshes never loads FCL.
 #pragma once
 
 #include <array>
@@ -79,11 +79,30 @@ class MeshBvh {
   NearestTriangle nearest(const Vec3& p_M, int hint = -1) const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<class MeshBvhTree> tree_;  // the plugin's hierarchy (mesh_bvh_plugin.hpp)
 };
 
 // Closest point of the triangle (a, b, c) to p (Ericson, Real-Time Collision Detection §5.1.5).
-Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+// Inline: the FCL plugin's nearest() uses it too (io/plugin.hpp).
+inline Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0.0 && d2 <= 0.0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0.0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + (d1 / (d1 - d3)) * ab;
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0.0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + (d2 / (d2 - d6)) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0)
+    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  const double denom = 1.0 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
 
 }  // namespace cs

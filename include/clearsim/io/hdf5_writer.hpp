@@ -1,4 +1,4 @@
-// HDF5 result file (libhdf5's C API), written as the run goes:
+// HDF5 result file (libhdf5's C API, in the HDF5 plugin: hdf5_file.hpp), written as the run goes:
 //   /time                 float64 [rows], attribute units = "s"
 //   /channels/<channel>   float64 [rows], attribute units ("m/s", "N", ...; channel_unit)
 //   attributes of /       channels (the channel names in order, one per line), the model's text
@@ -10,9 +10,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "clearsim/io/hdf5_file.hpp"
 #include "clearsim/io/result_writer.hpp"
 
 namespace cs {
@@ -21,7 +23,8 @@ class Hdf5Writer final : public ResultWriter {
  public:
   static constexpr std::uint64_t kChunkRows = 4096;  // rows appended at a time
 
-  // Throws std::runtime_error if the file cannot be created.
+  // Throws std::runtime_error if the file cannot be created or the HDF5 plugin (plugin.hpp)
+  // cannot be loaded.
   Hdf5Writer(const std::string& path, const std::vector<std::string>& channels,
              const ResultMetadata& metadata);
   ~Hdf5Writer() override;
@@ -35,10 +38,8 @@ class Hdf5Writer final : public ResultWriter {
  private:
   void append_buffered();
 
-  std::int64_t file_ = -1;                   // hid_t
-  std::vector<std::int64_t> sets_;           // /time, then each channel
+  std::unique_ptr<Hdf5File> file_;           // the plugin's side: the HDF5 calls
   std::vector<std::vector<double>> buffer_;  // rows not yet in the file, per dataset
-  std::uint64_t in_file_ = 0;                // rows in the file
   long rows_ = 0;
   std::chrono::steady_clock::time_point last_flush_;
 };
