@@ -27,6 +27,7 @@
 #include "clearsim/version.hpp"
 #include "gear_command.hpp"
 #include "parse_errors.hpp"
+#include "phase_times.hpp"
 #include "sweep_command.hpp"
 
 namespace {
@@ -104,15 +105,22 @@ std::string non_finite_channel(const cs::ChannelSet& channels, const std::vector
 class Output final : public cs::StepObserver {
  public:
   Output(const cs::ChannelSet& channels, cs::ResultWriter& csv, cs::ProgressBar& bar,
-         PaceWarning& pace, std::string model, const cs::DirectSensitivity* sens)
+         PaceWarning& pace, std::string model, const cs::DirectSensitivity* sens,
+         clearsim_cli::PhaseTimes& times)
       : channels_(channels),
         csv_(csv),
         bar_(bar),
         pace_(pace),
         model_(std::move(model)),
-        sens_(sens) {}
+        sens_(sens),
+        times_(times) {}
   void on_output(const cs::State& s, const cs::RunStats& stats) override {
     if (!failure_.empty()) return;
+    const auto from = clearsim_cli::PhaseTimes::Clock::now();
+    write_point(s, stats);
+    times_.add_output(from);
+  }
+  void write_point(const cs::State& s, const cs::RunStats& stats) {
     channels_.evaluate(s, stats, values_);
     failure_ = non_finite_channel(channels_, values_, s.t);
     for (const std::string& w : channels_.undefined_now(values_, s.t, undefined_warned_))
@@ -140,7 +148,8 @@ class Output final : public cs::StepObserver {
   cs::ProgressBar& bar_;
   PaceWarning& pace_;
   std::string model_;
-  const cs::DirectSensitivity* sens_;   // null: no sensitivity columns
+  const cs::DirectSensitivity* sens_;  // null: no sensitivity columns
+  clearsim_cli::PhaseTimes& times_;
   std::size_t warned_ = 0;              // stats.warnings printed so far
   std::vector<bool> undefined_warned_;  // efficiency channels said to be undefined
   std::vector<double> values_;
@@ -378,7 +387,7 @@ std::unique_ptr<cs::DirectSensitivity> sensitivities(const RunOptions& o, cs::Lo
                                                  o.sensitivities, channels.names(), sys, lm.run);
 }
 
-int run(const RunOptions& o) {
+int run(const RunOptions& o, clearsim_cli::PhaseTimes& times) {
   cs::LoadedModel lm = cs::load_model_file(o.model, run_overrides(o));
   if (!o.vtk.empty()) lm.run.output.vtk = o.vtk;
   for (const auto& w : lm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
@@ -410,7 +419,7 @@ int run(const RunOptions& o) {
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);
-  Output observer(*channels, csv, bar, pace, o.model, sens.get());
+  Output observer(*channels, csv, bar, pace, o.model, sens.get(), times);
   stop_at_a_step_on_signals();
   std::unique_ptr<cs::VtkObserver> vtk;  // ParaView series of shapes and contact regions
   if (!lm.run.output.vtk.empty())
@@ -419,19 +428,24 @@ int run(const RunOptions& o) {
   std::vector<std::string> notes;
   cs::State s;
   cs::StepObserver& watcher = vtk ? static_cast<cs::StepObserver&>(*vtk) : observer;
+  times.set_up_done();
+  times.run_started();
   const cs::RunStats stats = sens
                                  ? cs::run_with_sensitivities(sys, lm.run, *sens, watcher, s, notes)
                                  : cs::run_analysis(sys, lm.run, watcher, s, notes);
+  times.run_done();
   bar.finish();
   if (sens)
     for (const auto& w : sens->warnings())
       std::fprintf(stderr, "%s: warning: %s\n", o.model.c_str(), w.c_str());
   csv.flush();
+  times.closed();
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", o.model.c_str(), n.c_str());
   if (!o.quiet) {
     std::fprintf(stderr, "%s\n", cs::summary(stats, analysis_name(lm.run.solver.analysis)).c_str());
     std::fprintf(stderr, "results: %s (%ld rows, %zu channels)\n", out.c_str(), csv.rows(),
                  columns.size());
+    std::fprintf(stderr, "%s\n", times.line().c_str());
   }
   if (!observer.failure().empty()) {
     std::fprintf(stderr, "%s: error: %s\n", o.model.c_str(), observer.failure().c_str());
@@ -450,6 +464,7 @@ int run(const RunOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  clearsim_cli::PhaseTimes times;  // first: its start is the start of main
   CLI::App app{"clearsim — dynamics of mechanisms with imperfect joints"};
   app.require_subcommand(1);
   app.set_version_flag("--version", cs::version_line(), "print the version and commit, then exit");
@@ -492,7 +507,7 @@ int main(int argc, char** argv) {
   }
   ro.out_given = out_opt->count() > 0;
   try {
-    if (*run_cmd) return run(ro);
+    if (*run_cmd) return run(ro, times);
     if (*check_cmd) return check(model, check_sets);
     if (*chan_cmd) return list_channels(model);
     if (*gear_cmd) return cs::cli::run_gear_command();
