@@ -24,6 +24,10 @@ CLI::App* SweepCommand::add_to(CLI::App& app) {
   cmd->add_option("--channel", channel,
                   "channel compared with the reference run (RMS distance; default: the first "
                   "output channel)");
+  cmd->add_option("--gradient", gradients,
+                  "also differentiate each run's summary (max_contact_force, rms_distance) with "
+                  "respect to this number of the model file, by direct sensitivities "
+                  "(repeatable; docs/sensitivity.md)");
   jobs_option = cmd->add_option("-j,--jobs", jobs, "processes at a time (default: every core)");
   cmd->add_flag("-q,--quiet", quiet, "print nothing but errors");
   return cmd;
@@ -42,6 +46,7 @@ int SweepCommand::run() const {
       out_dir.empty() ? std::filesystem::path(model).stem().string() + "_sweep" : out_dir;
   options.channel = channel;
   options.jobs = jobs;
+  options.gradients = gradients;
   // The reference run is read first, so that a mistake in the file is reported once.
   std::ifstream in(model, std::ios::binary);
   std::ostringstream text;

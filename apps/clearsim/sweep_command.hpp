@@ -10,6 +10,7 @@ namespace clearsim_cli {
 struct SweepCommand {
   std::string model, out_dir, channel;
   std::vector<std::string> vary, sets;
+  std::vector<std::string> gradients;  // --gradient paths
   int jobs = 0;
   bool quiet = false;
   CLI::Option* jobs_option = nullptr;

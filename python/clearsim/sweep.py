@@ -19,6 +19,9 @@ class SweepResult:
                max_penetration [m], contact_onsets, impact_steps, rms_distance (of `channel`
                from the reference run), steps, newton_iterations, wall_seconds, csv (the
                run's channels), summary (all run statistics)
+               and, for each path of `gradients`, "d(max_contact_force)/d(PATH)" and
+               "d(rms_distance)/d(PATH)": the run's summary differentiated by its direct
+               sensitivities (docs/sensitivity.md)
     reference  the same for the reference run (the model without the grid's overrides)
     table      the path of the table written as CSV (sweep.csv)
     wall_seconds  of the whole sweep
@@ -29,8 +32,9 @@ class SweepResult:
 
     def __init__(self, core, table):
         self._core = core
-        self.rows = [_row(r.as_dict()) for r in core.runs]
-        self.reference = _row(core.reference.as_dict())
+        self.gradients = list(core.gradients)
+        self.rows = [_row(r.as_dict(self.gradients)) for r in core.runs]
+        self.reference = _row(core.reference.as_dict(self.gradients))
         self.table = table
         self.wall_seconds = core.wall_seconds
 
@@ -99,15 +103,15 @@ def _axes(vary):
     return axes
 
 
-def _run_point(text, name, overrides, csv, channel):
+def _run_point(text, name, overrides, csv, channel, gradients):
     # On a Dask worker: one run (the module is imported there).
     from clearsim import _core as core
 
     return core.run_sweep_point(text, name, [core.Override(p, v) for p, v in overrides], csv,
-                                channel)
+                                channel, gradients)
 
 
-def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
+def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None, gradients=()):
     """Runs `model` over every combination of the values in `vary` and returns a SweepResult.
 
     model    a clearsim.Model (its overrides apply to every run) or a model-file path
@@ -120,11 +124,18 @@ def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
     client   a dask.distributed Client: the runs go to its workers instead (they need
              `import clearsim` to work, and out_dir to be writable). Results are the same,
              bit for bit, as a local run.
+    gradients  numeric paths of the model file: each run also reports its summary's
+             derivatives with respect to them ("d(max_contact_force)/d(PATH)",
+             "d(rms_distance)/d(PATH)"), from its direct sensitivities (docs/sensitivity.md;
+             a model without sensitivities, e.g. NSGA contact, fails each run with the reason)
     A run that fails is reported in its row (ok False, error); the others finish.
     """
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ValueError(
             f"sweep: jobs = {jobs!r}; expected a number of processes >= 1 (None: one per core)")
+    if isinstance(gradients, str) or not all(isinstance(g, str) for g in gradients):
+        raise TypeError(f"sweep: gradients = {gradients!r}; expected a list of model-file paths")
+    gradients = list(gradients)
     if not isinstance(model, Model):
         model = load(model)
     axes = _axes(vary)
@@ -132,7 +143,7 @@ def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
     os.makedirs(out_dir, exist_ok=True)
     source = model._core.source
     if client is None:
-        core = _core.run_sweep(source, axes, out_dir, channel, jobs or 0)
+        core = _core.run_sweep(source, axes, out_dir, channel, jobs or 0, gradients)
     else:
         start = time.monotonic()
         base = [(o.path, o.value) for o in source.overrides]
@@ -142,9 +153,9 @@ def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None):
             os.path.join(out_dir, f"run_{k:03d}.csv") for k in range(len(points) - 1)]
         n = len(points)
         futures = client.map(_run_point, [source.text] * n, [source.name] * n, points, csvs,
-                             [channel] * n, pure=False)
+                             [channel] * n, [gradients] * n, pure=False)
         runs = client.gather(futures)
-        core = _core.SweepResult(axes, runs[0], runs[1:], time.monotonic() - start)
+        core = _core.SweepResult(axes, runs[0], runs[1:], time.monotonic() - start, gradients)
     table = os.path.join(out_dir, "sweep.csv")
     core.write_table(table)
     return SweepResult(core, table)

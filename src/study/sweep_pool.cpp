@@ -95,15 +95,16 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
         // handlers.
         int code = 0;
         try {
-          write_result(job.result_file,
-                       run_sweep_point(text, name, job.overrides, job.csv, options.channel));
+          write_result(job.result_file, run_sweep_point(text, name, job.overrides, job.csv,
+                                                        options.channel, options.gradients));
         } catch (...) {
           code = 1;
         }
         _exit(code);
       }
       if (pid < 0) {  // no process available: run it here
-        done[next] = run_sweep_point(text, name, job.overrides, job.csv, options.channel);
+        done[next] =
+            run_sweep_point(text, name, job.overrides, job.csv, options.channel, options.gradients);
       } else {
         running.emplace(pid, next);
       }
@@ -140,6 +141,7 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
 
   SweepResult result;
   result.axes = axes;
+  result.gradients = options.gradients;
   result.reference = std::move(done.front());
   result.runs.assign(std::make_move_iterator(done.begin() + 1),
                      std::make_move_iterator(done.end()));
@@ -150,8 +152,14 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
 }
 
 void compare_with_reference(SweepResult& result) {
-  for (SweepRun& run : result.runs) run.rms_distance = rms_distance(run, result.reference);
-  result.reference.rms_distance = rms_distance(result.reference, result.reference);
+  const auto compare = [&result](SweepRun& run) {
+    run.rms_distance = rms_distance(run, result.reference);
+    run.d_rms_distance.clear();
+    for (std::size_t k = 0; k < result.gradients.size(); ++k)
+      run.d_rms_distance.push_back(rms_distance_derivative(run, result.reference, k));
+  };
+  for (SweepRun& run : result.runs) compare(run);
+  compare(result.reference);
 }
 
 }  // namespace cs

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,8 +30,13 @@ std::string field(const std::string& s) {
   return out + "\"";
 }
 
+// The k-th entry of a run's gradient, NaN if it has none (a failed run).
+double entry(const std::vector<double>& d, std::size_t k) {
+  return k < d.size() ? d[k] : std::numeric_limits<double>::quiet_NaN();
+}
+
 void row(std::ostream& out, const std::string& label, const SweepRun& run,
-         const std::vector<SweepAxis>& axes) {
+         const std::vector<SweepAxis>& axes, std::size_t gradients) {
   out << field(label);
   for (const SweepAxis& axis : axes) {
     std::string value;
@@ -41,8 +47,12 @@ void row(std::ostream& out, const std::string& label, const SweepRun& run,
   const RunStats& s = run.stats;
   out << ',' << (run.ok ? "true" : "false") << ',' << number(run.max_contact_force) << ','
       << number(s.max_penetration) << ',' << s.contact_onsets << ',' << s.impact_steps << ','
-      << number(run.rms_distance) << ',' << s.steps << ',' << s.newton_iterations << ','
-      << number(s.wall_seconds) << ',' << field(run.csv) << ',' << field(run.error) << '\n';
+      << number(run.rms_distance);
+  for (std::size_t k = 0; k < gradients; ++k)
+    out << ',' << number(entry(run.d_max_contact_force, k)) << ','
+        << number(entry(run.d_rms_distance, k));
+  out << ',' << s.steps << ',' << s.newton_iterations << ',' << number(s.wall_seconds) << ','
+      << field(run.csv) << ',' << field(run.error) << '\n';
 }
 
 // Little-endian-as-stored bytes of plain values and strings.
@@ -105,7 +115,8 @@ void fields(IO&& io, Run& r) {
      s.position_iterations, s.velocity_iterations, s.last_iterations, s.last_step,
      s.max_constraint_violation, s.open_steps, s.contact_steps, s.impact_steps, s.contact_onsets,
      s.plastic_impacts, s.max_penetration, s.wall_seconds, s.ok, s.message, r.max_contact_force,
-     r.rms_distance, r.csv, r.channel, r.time, r.values);
+     r.rms_distance, r.csv, r.channel, r.time, r.values, r.d_max_contact_force, r.d_rms_distance,
+     r.d_values);
 }
 
 }  // namespace
@@ -116,12 +127,16 @@ void write_sweep_table(const std::string& path, const SweepResult& result) {
   out << "run";
   for (const SweepAxis& axis : result.axes) out << ',' << field(axis.path);
   const std::string channel = result.reference.channel;
-  out << ",ok,max_contact_force,max_penetration,contact_onsets,impact_steps,"
-      << field("rms_distance(" + channel + ")")
-      << ",steps,newton_iterations,wall_seconds,csv,error\n";
-  row(out, "reference", result.reference, result.axes);
+  const std::string rms = "rms_distance(" + channel + ")";
+  out << ",ok,max_contact_force,max_penetration,contact_onsets,impact_steps," << field(rms);
+  for (const std::string& p : result.gradients)
+    out << ',' << field("d(max_contact_force)/d(" + p + ")") << ','
+        << field("d(" + rms + ")/d(" + p + ")");
+  out << ",steps,newton_iterations,wall_seconds,csv,error\n";
+  const std::size_t g = result.gradients.size();
+  row(out, "reference", result.reference, result.axes, g);
   for (std::size_t k = 0; k < result.runs.size(); ++k)
-    row(out, std::to_string(k), result.runs[k], result.axes);
+    row(out, std::to_string(k), result.runs[k], result.axes, g);
   if (!out) throw std::runtime_error("cannot write the sweep table " + path);
 }
 

@@ -42,23 +42,37 @@ struct SweepRun {
   std::string csv;                                                 // the run's channels
   std::string channel;                                             // the chosen channel
   std::vector<double> time, values;  // the chosen channel at the output points
+  // With gradients (SweepOptions::gradients, docs/sensitivity.md), one entry per gradient path:
+  // d(max_contact_force)/dp (the derivative of the contact channel at the step of its largest
+  // value) and d(rms_distance)/dp; d_values holds d(chosen channel)/dp at each output point,
+  // path-major (time.size() values per path).
+  std::vector<double> d_max_contact_force, d_rms_distance, d_values;
 };
 
 // One run: the model text with `overrides`, its channels written to `csv_path`, the channel
-// `channel` (empty: the first of the model's channels) kept for the comparison. Never throws.
+// `channel` (empty: the first of the model's channels) kept for the comparison, and with
+// `gradients` (numeric paths of the model file) the run's direct sensitivities to each: its
+// summary's derivatives (SweepRun::d_*). Never throws: a run whose model has no sensitivities
+// (DirectSensitivity::unsupported) fails with that reason.
 SweepRun run_sweep_point(const std::string& text, const std::string& name,
                          const std::vector<Override>& overrides, const std::string& csv_path,
-                         const std::string& channel);
+                         const std::string& channel,
+                         const std::vector<std::string>& gradients = {});
 
 // RMS over a run's output times of (channel − reference channel), the reference interpolated
 // linearly in time when the output times differ; NaN when either run failed.
 double rms_distance(const SweepRun& run, const SweepRun& reference);
+// Its derivative with respect to gradient path k of `run` (the reference held fixed):
+// Σ (x − r) dx/dp / (N · RMS); NaN when the run has no such gradient or the RMS is 0.
+double rms_distance_derivative(const SweepRun& run, const SweepRun& reference, std::size_t k);
 
 struct SweepOptions {
-  std::vector<Override> base;     // applied to every run, the reference included
-  std::string out_dir = "sweep";  // run CSVs and the table (sweep.csv)
-  std::string channel;            // compared with the reference run; empty: the first channel
-  int jobs = 0;                   // processes at a time; 0: every core
+  std::vector<Override> base;          // applied to every run, the reference included
+  std::string out_dir = "sweep";       // run CSVs and the table (sweep.csv)
+  std::string channel;                 // compared with the reference run; empty: the first channel
+  int jobs = 0;                        // processes at a time; 0: every core
+  std::vector<std::string> gradients;  // paths: each run's summary differentiated with respect to
+                                       // them (run_sweep_point)
   // Asked about ten times a second while runs go on; when it returns true the running children
   // are killed and run_sweep throws SweepInterrupted (Ctrl-C in Python).
   std::function<bool()> interrupted;
@@ -70,6 +84,7 @@ struct SweepInterrupted : std::runtime_error {
 
 struct SweepResult {
   std::vector<SweepAxis> axes;
+  std::vector<std::string> gradients;  // the runs' gradient paths (SweepOptions::gradients)
   SweepRun reference;
   std::vector<SweepRun> runs;  // in grid order
   double wall_seconds = 0.0;   // of the whole sweep
@@ -83,7 +98,9 @@ SweepResult run_sweep(const std::string& text, const std::string& name,
 // The RMS distances of every run from the reference.
 void compare_with_reference(SweepResult& result);
 
-// The table as CSV: run, one column per axis, ok, error, the summary, wall time, csv.
+// The table as CSV: run, one column per axis, ok, the summary, its gradients
+// (d(max_contact_force)/d(PATH), d(rms_distance(CHANNEL))/d(PATH) per gradient path), steps,
+// Newton iterations, wall time, csv, error.
 void write_sweep_table(const std::string& path, const SweepResult& result);
 
 // A run as bytes and back (between processes, and for Python's pickle).
