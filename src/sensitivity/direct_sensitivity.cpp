@@ -7,6 +7,7 @@
 #include "clearsim/io/channels.hpp"
 #include "clearsim/math/so3.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "clearsim/solvers/static_equilibrium.hpp"
 
 namespace cs {
 
@@ -74,8 +75,14 @@ StateTangent combine(const DirectSensitivity::Parameter& par, const StateTangent
 
 std::string DirectSensitivity::unsupported(const System& sys, const RunSettings& run) {
   const SolverSettings& st = run.solver;
-  if (st.analysis != Analysis::kDynamic)
-    return "sensitivities are computed for dynamic analyses only";
+  if (st.analysis == Analysis::kKinematic)
+    return "sensitivities of the kinematic analysis are not implemented (static equilibrium and "
+           "dynamic analyses have them)";
+  if (st.analysis == Analysis::kStatic) {
+    if (sys.num_gaps() > 0)
+      return "the model has unilateral contacts: its static equilibrium is not differentiated";
+    return {};
+  }
   switch (st.integrator) {
     case IntegratorKind::kGeneralizedAlpha:
     case IntegratorKind::kNewmark:
@@ -103,7 +110,8 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
 }
 
 RunSettings DirectSensitivity::adapted(RunSettings run, std::string& note) {
-  if (run.solver.coordinates == CoordinateChoice::kAuto) {
+  if (run.solver.analysis == Analysis::kDynamic &&
+      run.solver.coordinates == CoordinateChoice::kAuto) {
     run.solver.coordinates = CoordinateChoice::kAbsolute;
     note = "sensitivities: the run integrates in body poses (solver.coordinates: absolute)";
   }
@@ -452,7 +460,50 @@ void DirectSensitivity::channel_derivatives(const State& s, const RunStats& stat
   }
 }
 
+void DirectSensitivity::equilibrium(const State& s) {
+  MatX S;
+  static_tangent(sys_, s, S);
+  const Eigen::FullPivLU<MatX> lu(S);
+  const int n = sys_.num_dofs();
+  for (auto& par : params_) {
+    par->d = StateTangent::zero(s);
+    if (!lu.isInvertible()) {
+      par->d.fill_nan();
+      warn("no derivative at t = " + number(s.t) +
+           " s: the equilibrium's stiffness matrix is "
+           "singular");
+      continue;
+    }
+    VecX r[kModels];
+    for (int k = 0; k < kModels; ++k) static_residual(*par->sys[k], s, r[k]);
+    const VecX r_p = par->richardson(VecX((r[0] - r[1]) / (2.0 * par->eps[0])),
+                                     VecX((r[2] - r[3]) / (2.0 * par->eps[1])));
+    const VecX dx = lu.solve(r_p);  // S dx/dp = ∂r/∂p at the solved equilibrium
+    par->d.q = dx.head(n);
+    par->d.lambda = dx.tail(dx.size() - n);
+  }
+}
+
 namespace {
+// Differentiates each static equilibrium as it is solved, then hands it to the caller's
+// observer.
+class EquilibriumPropagation final : public StepObserver {
+ public:
+  EquilibriumPropagation(DirectSensitivity& sens, StepObserver& inner)
+      : sens_(sens), inner_(inner) {}
+  void on_output(const State& s, const RunStats& stats) override { inner_.on_output(s, stats); }
+  void on_step(const State& s, const RunStats& stats) override {
+    sens_.equilibrium(s);
+    inner_.on_step(s, stats);
+  }
+  bool keep_going() const override { return inner_.keep_going(); }
+  bool reads_joint_reactions() const override { return inner_.reads_joint_reactions(); }
+
+ private:
+  DirectSensitivity& sens_;
+  StepObserver& inner_;
+};
+
 // Propagates the sensitivities over each accepted step, then hands the step to the caller's
 // observer.
 class Propagation final : public StepObserver {
@@ -480,6 +531,10 @@ class Propagation final : public StepObserver {
 
 RunStats run_with_sensitivities(System& sys, const RunSettings& settings, DirectSensitivity& sens,
                                 StepObserver& observer, State& s, std::vector<std::string>& notes) {
+  if (settings.solver.analysis == Analysis::kStatic) {
+    EquilibriumPropagation propagation(sens, observer);
+    return run_analysis(sys, settings, propagation, s, notes);
+  }
   Simulation sim(sys, settings);
   if (sim.initialize(notes)) {
     std::string why;

@@ -10,9 +10,7 @@
 
 namespace cs {
 
-namespace {
-// Residual [f − Bᵀλ; −Φ] at the state's configuration (v = 0), and ‖·‖∞.
-double residual(const System& sys, const State& s, VecX& r) {
+double static_residual(const System& sys, const State& s, VecX& r) {
   const int n = sys.num_dofs(), m = sys.num_constraints();
   std::vector<BodyKinematics> kin;
   sys.gather(s, kin);
@@ -26,7 +24,24 @@ double residual(const System& sys, const State& s, VecX& r) {
   r.tail(m) = -phi;
   return r.lpNorm<Eigen::Infinity>();
 }
-}  // namespace
+
+void static_tangent(const System& sys, const State& s, MatX& S) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  S.setZero(n + m, n + m);
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX f;
+  MatX dfdq = MatX::Zero(n, n);
+  sys.forces(kin, s.t, f, MatrixSink(&dfdq), MatrixSink());
+  S.topLeftCorner(n, n) = -dfdq;
+  if (m > 0) {
+    sys.constraint_tangent(kin, s.t, s.lambda, MatrixSink(&S));
+    MatX B = MatX::Zero(m, n);
+    sys.constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+    S.topRightCorner(n, m) = B.transpose();
+    S.bottomLeftCorner(m, n) = B;
+  }
+}
 
 bool solve_static(const System& sys, const SolverSettings& settings, State& s, int& iterations,
                   std::string& message) {
@@ -34,25 +49,12 @@ bool solve_static(const System& sys, const SolverSettings& settings, State& s, i
   s.v.setZero();
   s.vdot.setZero();
   s.a.setZero();
-  MatX S(n + m, n + m);
+  MatX S;
   VecX r;
-  double norm = residual(sys, s, r);
+  double norm = static_residual(sys, s, r);
   for (iterations = 0; iterations < 4 * settings.max_newton_iterations; ++iterations) {
     if (norm <= settings.newton_tol) return true;
-    std::vector<BodyKinematics> kin;
-    sys.gather(s, kin);
-    S.setZero();
-    VecX f;
-    MatX dfdq = MatX::Zero(n, n);
-    sys.forces(kin, s.t, f, MatrixSink(&dfdq), MatrixSink());
-    S.topLeftCorner(n, n) = -dfdq;
-    if (m > 0) {
-      sys.constraint_tangent(kin, s.t, s.lambda, MatrixSink(&S));
-      MatX B = MatX::Zero(m, n);
-      sys.constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
-      S.topRightCorner(n, m) = B.transpose();
-      S.bottomLeftCorner(m, n) = B;
-    }
+    static_tangent(sys, s, S);
     Eigen::FullPivLU<MatX> lu(S);
     if (!lu.isInvertible()) {
       message =
@@ -68,7 +70,7 @@ bool solve_static(const System& sys, const SolverSettings& settings, State& s, i
       integrate_configuration(s, alpha * dx.head(n), trial);
       trial.lambda = s.lambda + alpha * dx.tail(m);
       VecX rt;
-      const double nt = residual(sys, trial, rt);
+      const double nt = static_residual(sys, trial, rt);
       if (std::isfinite(nt) && (nt < norm || ls == 11)) {
         s = trial;
         norm = nt;

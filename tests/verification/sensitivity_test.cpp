@@ -290,10 +290,46 @@ TEST(DirectSensitivity, GrazingOnsetIsReportedNotDifferentiated) {
   EXPECT_TRUE(std::isnan(table.rows.back().back()));
 }
 
+// A static equilibrium's sensitivity, S dx/dp = ∂r/∂p, against the closed form. The pendulum
+// (bob 1 kg at L = 1 m, horizontal at θ = 0) on a torsion spring k at its pivot, gravity −y:
+// g(θ; k, m) = kθ + m g L cos θ = 0, so dθ/dk = −θ/g_θ and dθ/dm = −g L cos θ/g_θ with
+// g_θ = k − m g L sin θ. Newton at 1e-13 leaves θ within ~1e-13; the parameters' Richardson
+// differences are exact to O(δ⁴) ~ 1e-12: 1e-9 relative is far above both.
+TEST(DirectSensitivity, StaticEquilibriumAgainstClosedForm) {
+  const std::string text = R"(gravity: [0, -9.81, 0]
+bodies:
+  bob: {mass: 1.0, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [1, 0, 0]}
+joints:
+  pivot: {type: revolute, bodies: [ground, bob], at: [0, 0, 0], axis: [0, 0, 1]}
+forces:
+  torsion: {type: rotational_spring_damper, joint: pivot, stiffness: 20.0}
+solver: {analysis: static, newton_tol: 1.0e-13}
+output: {channels: [torsion.angle, bob.position.y]}
+)";
+  const double k = 20.0, g = 9.81;
+  double th = -0.5;  // the closed form's root, by Newton
+  for (int it = 0; it < 100; ++it) th -= (k * th + g * std::cos(th)) / (k - g * std::sin(th));
+  const double g_th = k - g * std::sin(th);
+  const std::vector<std::pair<std::string, double>> cases = {
+      {"forces.torsion.stiffness", -th / g_th}, {"bodies.bob.mass", -g * std::cos(th) / g_th}};
+  for (const auto& [path, dth] : cases) {
+    LoadedModel lm = load_model_string(text, "model.yaml");
+    System sys(lm.model);
+    ASSERT_EQ(DirectSensitivity::unsupported(sys, lm.run), "");
+    const std::vector<std::vector<double>> rows = sensitivity_rows(text, {}, path);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_NEAR(rows[0][0], th, 1e-12);
+    EXPECT_NEAR(rows[0][2], dth, 1e-9 * std::abs(dth)) << path;
+    // y = L sin θ: dy/dp = cos θ dθ/dp (the state's tangent carried to another channel).
+    EXPECT_NEAR(rows[0][3], std::cos(th) * dth, 1e-9 * std::abs(dth)) << path;
+  }
+}
+
 TEST(DirectSensitivity, RefusesWhatItCannotDifferentiate) {
   const std::string text = example("slider_crank_ideal/model.yaml");
   for (const auto& [set, word] : std::vector<std::pair<Override, std::string>>{
            {{"solver.integrator", "rk4"}, "Runge-Kutta"},
+           {{"solver.analysis", "kinematic"}, "kinematic analysis"},
            {{"solver.formulation", "stabilized"}, "index3"},
            {{"solver.adaptive", "true"}, "fixed steps"}}) {
     LoadedModel lm = load_model_string(text, "model.yaml", {set});

@@ -17,6 +17,10 @@
 // round-off to 1e-5 relative. dS₀ is the same difference of the perturbed models' consistent
 // initial states; a channel's derivative, of the channel along the state's tangent.
 //
+// A static analysis: each equilibrium x = (q, λ) solves r(x; p) = 0 (static_equilibrium.hpp), so
+// S dx/dp = ∂r/∂p with S its Newton matrix at the converged point and ∂r/∂p by the same
+// differences of the parameter's models (equilibrium()).
+//
 // Scope: generalized-α family (generalized-alpha, newmark, hht, trapezoidal) in body poses,
 // index-3 constraints, fixed steps, forces of every kind (compliant and lubricated contacts
 // included, their memory differentiated as a function of the state it is updated from);
@@ -64,6 +68,9 @@ class DirectSensitivity {
   // s.t − prev.t; `split`: the run loop split it, and the tangents become NaN from here, with a
   // warning).
   void step(const State& prev, const State& s, Simulation& sim, bool split);
+  // Every dS/dp at the static equilibrium s just solved (a static analysis): S dx/dp = ∂r/∂p
+  // with S and r those of static_equilibrium.hpp, ∂r/∂p by the parameter's models.
+  void equilibrium(const State& s);
   // Column names d(<channel>)/d(<path>), parameter-major.
   std::vector<std::string> column_names() const;
   // d(channel)/dp at s for every parameter and channel (column_names' order) appended to out.
