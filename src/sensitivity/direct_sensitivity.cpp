@@ -6,6 +6,8 @@
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/math/so3.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "clearsim/solvers/static_equilibrium.hpp"
 
@@ -75,9 +77,15 @@ StateTangent combine(const DirectSensitivity::Parameter& par, const StateTangent
 
 std::string DirectSensitivity::unsupported(const System& sys, const RunSettings& run) {
   const SolverSettings& st = run.solver;
-  if (st.analysis == Analysis::kKinematic)
-    return "sensitivities of the kinematic analysis are not implemented (static equilibrium and "
-           "dynamic analyses have them)";
+  if (st.analysis == Analysis::kKinematic) {
+    if (sys.num_dofs() - sys.num_constraints() > 0)
+      return "a kinematic analysis has sensitivities when every degree of freedom is driven: "
+             "with free ones its positions follow the path taken (least kinetic energy), not the "
+             "parameter alone";
+    if (sys.num_gaps() > 0)
+      return "the model has unilateral contacts: its kinematic analysis is not differentiated";
+    return {};
+  }
   if (st.analysis == Analysis::kStatic) {
     if (sys.num_gaps() > 0)
       return "the model has unilateral contacts: its static equilibrium is not differentiated";
@@ -460,6 +468,66 @@ void DirectSensitivity::channel_derivatives(const State& s, const RunStats& stat
   }
 }
 
+void DirectSensitivity::solved_point(const State& s) {
+  if (run_.solver.analysis == Analysis::kStatic)
+    equilibrium(s);
+  else
+    kinematic_point(s);
+}
+
+void DirectSensitivity::kinematic_point(const State& s) {
+  LinearSystem ls;
+  if (!kinematic_ready_) {
+    // The perturbed systems drop the same redundant rows the nominal one did at its start.
+    for (auto& par : params_)
+      for (auto& ps : par->sys) {
+        State x = initial_state(*ps, 0.0);
+        std::vector<std::string> notes;
+        make_consistent(*ps, x, run_.solver.newton_tol, notes);
+      }
+    kinematic_ready_ = true;
+  }
+  // Positions: Φ(q(p), t; p) = 0, so B dq/dp = −∂Φ/∂p (B square: every freedom driven).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  sys_.gather(s, kin_);
+  MatX B = MatX::Zero(m, n);
+  sys_.constraints(kin_, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  const Eigen::FullPivLU<MatX> lu(B);
+  for (auto& par : params_) {
+    par->d = StateTangent::zero(s);
+    VecX phi[kModels];
+    for (int k = 0; k < kModels; ++k) {
+      phi[k].resize(m);
+      par->sys[k]->constraints(kin_, s.t, &phi[k], MatrixSink(), nullptr, nullptr);
+    }
+    const VecX phi_p = par->richardson(VecX((phi[0] - phi[1]) / (2.0 * par->eps[0])),
+                                       VecX((phi[2] - phi[3]) / (2.0 * par->eps[1])));
+    bool ok = m == n && lu.isInvertible();
+    if (ok) par->d.q = lu.solve(-phi_p);
+    // Velocities and accelerations: each perturbed model's own, solved at the configuration
+    // moved along dq/dp by its own parameter step (a local difference: a position re-solved
+    // from scratch would carry the parameter's effect accumulated over t, ω t for a speed).
+    State ends[kModels];
+    for (int k = 0; k < kModels && ok; ++k) {
+      const System& ps = *par->sys[k];
+      StateTangent along = StateTangent::zero(s);
+      along.q = par->d.q;
+      ends[k] = displaced(s, along, (k % 2 == 0 ? 1.0 : -1.0) * par->eps[k / 2]);
+      ends[k].v.setZero();
+      ok = assemble_velocities(ps, ends[k], ls, /*use_prescribed=*/false).ok &&
+           solve_accelerations(ps, ends[k], ls).ok;
+    }
+    if (!ok) {
+      par->d.fill_nan();
+      warn("no derivative at t = " + number(s.t) + " s: the kinematic analysis of " + par->path +
+           "'s perturbed models has no solution there (a singular position?)");
+      continue;
+    }
+    par->d = combine(*par, central_difference(ends[0], ends[1], par->eps[0]),
+                     central_difference(ends[2], ends[3], par->eps[1]));
+  }
+}
+
 void DirectSensitivity::equilibrium(const State& s) {
   MatX S;
   static_tangent(sys_, s, S);
@@ -485,23 +553,34 @@ void DirectSensitivity::equilibrium(const State& s) {
 }
 
 namespace {
-// Differentiates each static equilibrium as it is solved, then hands it to the caller's
-// observer.
-class EquilibriumPropagation final : public StepObserver {
+// Differentiates each point of a static or kinematic analysis as it is solved (the first output
+// point of a kinematic analysis comes without a step), then hands it to the caller's observer.
+class PointPropagation final : public StepObserver {
  public:
-  EquilibriumPropagation(DirectSensitivity& sens, StepObserver& inner)
-      : sens_(sens), inner_(inner) {}
-  void on_output(const State& s, const RunStats& stats) override { inner_.on_output(s, stats); }
+  PointPropagation(DirectSensitivity& sens, StepObserver& inner) : sens_(sens), inner_(inner) {}
+  void on_output(const State& s, const RunStats& stats) override {
+    differentiate(s);
+    inner_.on_output(s, stats);
+  }
   void on_step(const State& s, const RunStats& stats) override {
-    sens_.equilibrium(s);
+    differentiate(s);
     inner_.on_step(s, stats);
   }
   bool keep_going() const override { return inner_.keep_going(); }
   bool reads_joint_reactions() const override { return inner_.reads_joint_reactions(); }
 
  private:
+  void differentiate(const State& s) {
+    if (done_ && s.t == last_t_) return;
+    sens_.solved_point(s);
+    done_ = true;
+    last_t_ = s.t;
+  }
+
   DirectSensitivity& sens_;
   StepObserver& inner_;
+  bool done_ = false;
+  double last_t_ = 0.0;
 };
 
 // Propagates the sensitivities over each accepted step, then hands the step to the caller's
@@ -531,8 +610,8 @@ class Propagation final : public StepObserver {
 
 RunStats run_with_sensitivities(System& sys, const RunSettings& settings, DirectSensitivity& sens,
                                 StepObserver& observer, State& s, std::vector<std::string>& notes) {
-  if (settings.solver.analysis == Analysis::kStatic) {
-    EquilibriumPropagation propagation(sens, observer);
+  if (settings.solver.analysis != Analysis::kDynamic) {
+    PointPropagation propagation(sens, observer);
     return run_analysis(sys, settings, propagation, s, notes);
   }
   Simulation sim(sys, settings);

@@ -19,7 +19,8 @@
 //
 // A static analysis: each equilibrium x = (q, λ) solves r(x; p) = 0 (static_equilibrium.hpp), so
 // S dx/dp = ∂r/∂p with S its Newton matrix at the converged point and ∂r/∂p by the same
-// differences of the parameter's models (equilibrium()).
+// differences of the parameter's models (equilibrium()). A kinematic analysis of a fully driven
+// mechanism: its solution at each time depends on (t, p) alone (kinematic_point()).
 //
 // Scope: generalized-α family (generalized-alpha, newmark, hht, trapezoidal) in body poses,
 // index-3 constraints, fixed steps, forces of every kind (compliant and lubricated contacts
@@ -68,9 +69,16 @@ class DirectSensitivity {
   // s.t − prev.t; `split`: the run loop split it, and the tangents become NaN from here, with a
   // warning).
   void step(const State& prev, const State& s, Simulation& sim, bool split);
-  // Every dS/dp at the static equilibrium s just solved (a static analysis): S dx/dp = ∂r/∂p
-  // with S and r those of static_equilibrium.hpp, ∂r/∂p by the parameter's models.
+  // Every dS/dp at the point s a static or kinematic analysis just solved: equilibrium() or
+  // kinematic_point().
+  void solved_point(const State& s);
+  // At a static equilibrium: S dx/dp = ∂r/∂p with S and r those of static_equilibrium.hpp,
+  // ∂r/∂p by the parameter's models.
   void equilibrium(const State& s);
+  // At a point of a kinematic analysis of a fully driven mechanism: B dq/dp = −∂Φ/∂p, then the
+  // velocities and accelerations by Richardson's difference of the parameter's models' own
+  // velocity and acceleration solves at the configuration moved along dq/dp.
+  void kinematic_point(const State& s);
   // Column names d(<channel>)/d(<path>), parameter-major.
   std::vector<std::string> column_names() const;
   // d(channel)/dp at s for every parameter and channel (column_names' order) appended to out.
@@ -117,6 +125,7 @@ class DirectSensitivity {
   std::vector<std::unique_ptr<Parameter>> params_;
   std::vector<std::string> warnings_;
   bool broken_ = false;  // a split step: every tangent is NaN from there
+  bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
   struct Linearization {
     MatX dfdq, dfdv, B, K;
     VecX hdq;
