@@ -41,7 +41,7 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"model",    "gravity", "bodies",  "markers",
                                            "shapes",   "joints",  "drivers", "forces",
-                                           "contacts", "solver",  "output"};
+                                           "contacts", "solver",  "output",  "urdf"};
 
 std::string default_model_name(const std::string& display_name) {
   const std::string stem = std::filesystem::path(display_name).stem().string();
@@ -277,8 +277,10 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   read_bodies(top.need("bodies", "a map from body names to bodies"), model);
   if (auto c = top.find("markers")) read_markers(*c, model);
   if (auto c = top.find("shapes")) read_shapes(*c, model);
-  if (auto c = top.find("joints")) read_joints(*c, model);
-  if (auto c = top.find("drivers")) read_drivers(*c, model);
+  BacklashJoints backlash;
+  if (auto c = top.find("joints")) read_joints(*c, model, backlash);
+  if (auto c = top.find("drivers")) read_drivers(*c, model, backlash);
+  add_held_backlash(backlash, model);
   if (auto c = top.find("forces")) read_forces(*c, model);
   if (auto c = top.find("contacts")) read_contacts(*c, model);
   if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
@@ -299,6 +301,7 @@ LoadedModel load_model_string(const std::string& yaml_text, const std::string& d
     YAML::Node doc = model_file::parse_document(yaml_text, source);
     const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
     model_file::apply_overrides(doc, lines, overrides, source);
+    model_file::expand_urdf(doc, source);
     model_file::read_model(doc, source, out);
     // A channel given by an override has no position in the file.
     for (auto& [line, column] : out.run.output.channel_positions)
@@ -319,6 +322,7 @@ double read_model_scalar(const std::string& yaml_text, const std::string& displa
   YAML::Node doc = model_file::parse_document(yaml_text, source);
   const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
   model_file::apply_overrides(doc, lines, overrides, source);
+  model_file::expand_urdf(doc, source);
   const std::string label = "--sensitivity " + path;
   const YAML::Node node = model_file::node_at(doc, path, label, source);
   if (node.IsScalar()) {
