@@ -279,5 +279,15 @@ TEST(UrdfImport, FileKeysAreMergedOverTheImport) {
   EXPECT_EQ(b->kind(), "backlash");
 }
 
+TEST(UrdfImport, OverridesNameImportedValuesAndTheUrdfFile) {
+  // --set urdf=... picks the robot; the other overrides may then name what it imports.
+  const fs::path dir = scratch("overrides");
+  write(dir / "two.urdf", kTwoLinks);
+  const LoadedModel lm = load_model_string("urdf: missing.urdf\n", (dir / "model.yaml").string(),
+                                           {{"bodies.link2.mass", "0.5"}, {"urdf", "two.urdf"}});
+  EXPECT_EQ(lm.model.bodies[*lm.model.find_body("link2")].mass, 0.5);
+  EXPECT_EQ(lm.model.bodies[*lm.model.find_body("link1")].mass, 2.5);
+}
+
 }  // namespace
 }  // namespace cs
