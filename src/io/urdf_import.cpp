@@ -8,6 +8,7 @@
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <Eigen/Eigenvalues>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -83,11 +84,29 @@ void place_links(const urdf::ModelInterface& model, const urdf::Link& link, cons
                 frame * joint->parent_to_joint_origin_transform, out);
 }
 
-YAML::Node body_entry(const urdf::Inertial& inertial, const Frame& link) {
-  const Frame com = link * inertial.origin;
+Mat3 inertia_matrix(const urdf::Inertial& inertial) {
   Mat3 J;
   J << inertial.ixx, inertial.ixy, inertial.ixz, inertial.ixy, inertial.iyy, inertial.iyz,
       inertial.ixz, inertial.iyz, inertial.izz;
+  return J;
+}
+
+// The reader refuses such a tensor too, but at the model file; here the message has the line.
+void check_positive_definite(const Mat3& J, const std::string& link, const UrdfScan& scan,
+                             const std::string& path) {
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(J).eigenvalues();
+  if (moments.minCoeff() > 0.0) return;
+  char text[128];
+  std::snprintf(text, sizeof text, "%g, %g, %g", moments[0], moments[1], moments[2]);
+  const auto [line, column] = scan.inertia_at.at(link);
+  fail_urdf(path, line, column,
+            "link '" + link + "': <inertia> is not positive definite (principal moments " + text +
+                " kg·m²)");
+}
+
+YAML::Node body_entry(const urdf::Inertial& inertial, const Frame& link) {
+  const Frame com = link * inertial.origin;
+  const Mat3 J = inertia_matrix(inertial);
   YAML::Node b(YAML::NodeType::Map);
   b["mass"] = number(inertial.mass);
   b["inertia"] = mat_node(J);  // in the inertial frame, which is the body's frame
@@ -166,6 +185,7 @@ void add_bodies(const urdf::ModelInterface& model, const UrdfScan& scan,
       fail_urdf(path, scan.link_line.at(name), scan.link_column.at(name),
                 "link '" + name + "' has no <inertial>: every link but the root (fixed to the " +
                     "ground) needs a mass and an inertia");
+    check_positive_definite(inertia_matrix(*link->inertial), name, scan, path);
     out.bodies[name] = body_entry(*link->inertial, frames.at(name));
   }
 }

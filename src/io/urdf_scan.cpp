@@ -33,8 +33,8 @@ bool is_number(const std::string& text) {
   return end != nullptr && *end == '\0' && std::isfinite(x);
 }
 
-void check_inertial(const TiXmlElement& inertial, const std::string& link,
-                    const std::string& path) {
+void check_inertial(const TiXmlElement& inertial, const std::string& link, const std::string& path,
+                    UrdfScan& out) {
   const std::string where = "link '" + link + "': ";
   const TiXmlElement* mass = inertial.FirstChildElement("mass");
   if (mass == nullptr)
@@ -50,6 +50,7 @@ void check_inertial(const TiXmlElement& inertial, const std::string& link,
     fail_urdf(
         path, inertial.Row(), inertial.Column(),
         where + "<inertial> without <inertia ixx=... ixy=... ixz=... iyy=... iyz=... izz=.../>");
+  out.inertia_at[link] = {inertia->Row(), inertia->Column()};
   for (const char* entry : kInertiaEntries)
     if (!is_number(attribute(*inertia, entry)))
       fail_urdf(path, inertia->Row(), inertia->Column(),
@@ -77,7 +78,7 @@ void scan_link(const TiXmlElement& link, const std::string& path, UrdfScan& out)
   out.link_line[name] = link.Row();
   out.link_column[name] = link.Column();
   if (const TiXmlElement* inertial = link.FirstChildElement("inertial")) {
-    check_inertial(*inertial, name, path);
+    check_inertial(*inertial, name, path, out);
   } else {
     out.links_without_inertial.push_back(name);
   }
@@ -104,6 +105,12 @@ void scan_joint(const TiXmlElement& joint, const std::string& path, UrdfScan& ou
     fail_urdf(path, joint.Row(), joint.Column(),
               "joint '" + name + "': type '" + type +
                   "' is not supported (revolute, continuous, prismatic, fixed are)");
+  // urdfdom refuses these too, but without naming the joint.
+  if ((type == "revolute" || type == "prismatic") && joint.FirstChildElement("limit") == nullptr)
+    fail_urdf(path, joint.Row(), joint.Column(),
+              "joint '" + name + "': a " + type +
+                  " joint needs <limit lower=... upper=... effort=... velocity=.../> (URDF "
+                  "requires it; a revolute joint without limits is type 'continuous')");
   out.joints.push_back(name);
   out.joint_line[name] = joint.Row();
 }

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cs::model_file {
@@ -15,6 +16,7 @@ struct UrdfScan {
   std::vector<std::string> joints;                   // joint names in file order
   std::map<std::string, int> link_line, joint_line;  // 1-based lines of <link>, <joint>
   std::map<std::string, int> link_column;
+  std::map<std::string, std::pair<int, int>> inertia_at;  // line, column of a link's <inertia>
   // Links without <inertial>: only the root may be one (it is fixed to the ground).
   std::vector<std::string> links_without_inertial;
   // The collision meshes of each link in file order: resolved path, and the <mesh> line.

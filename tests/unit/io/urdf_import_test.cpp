@@ -4,6 +4,7 @@
 // line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -11,8 +12,10 @@
 #include <vector>
 
 #include "clearsim/elements/joints/ideal_joint.hpp"
+#include "clearsim/geometry/triangle_mesh.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/model/shape.hpp"
 #include "support/channel_recorder.hpp"
 #include "support/example_runs.hpp"
 
@@ -235,6 +238,26 @@ TEST(UrdfImport, UnsupportedJointTypeIsNamedWithItsLine) {
       << what;
 }
 
+TEST(UrdfImport, MissingLimitAndIndefiniteInertiaAreNamedWithTheirLines) {
+  // urdfdom refuses a revolute joint without <limit> without naming it; the reader refuses an
+  // indefinite tensor at the model file. Both are said at the URDF line instead.
+  const std::string no_limit = error_of(
+      "no_limit", robot("  <joint name=\"j\" type=\"revolute\">\n    <parent link=\"base\"/>"
+                        "<child link=\"arm\"/>\n  </joint>\n"));
+  EXPECT_NE(no_limit.find("bad.urdf:3:3: error: joint 'j': a revolute joint needs <limit"),
+            std::string::npos)
+      << no_limit;
+  const std::string indefinite = error_of(
+      "indefinite", robot(kArmJoint + "  <link name=\"arm\">\n    <inertial>\n"
+                                      "      <mass value=\"1\"/>\n"
+                                      "      <inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" "
+                                      "iyz=\"0\" izz=\"-1\"/>\n    </inertial>\n  </link>\n"));
+  EXPECT_NE(indefinite.find("bad.urdf:10:7: error: link 'arm': <inertia> is not positive "
+                            "definite (principal moments -1, 1, 1"),
+            std::string::npos)
+      << indefinite;
+}
+
 TEST(UrdfImport, MissingMeshIsNamedWithItsLine) {
   const std::string what = error_of(
       "mesh",
@@ -277,6 +300,33 @@ TEST(UrdfImport, FileKeysAreMergedOverTheImport) {
   const Element* b = lm.model.find_element("hinge_backlash");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->kind(), "backlash");
+}
+
+TEST(UrdfImport, CollisionMeshBecomesAShapeOnItsLink) {
+  // A collision mesh 0.1 m along the link, turned 90° about z, in millimetres (scale 0.001):
+  // the shape's frame is the collision origin, seen from the body (inertial) frame.
+  const fs::path dir = scratch("mesh");
+  const std::string stl = testing::example_path("mesh_drop", "ball.stl");
+  write(dir / "mesh.urdf",
+        robot(kArmJoint +
+              "  <link name=\"arm\">\n    <inertial><origin xyz=\"0.05 0 0\"/>"
+              "<mass value=\"1\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" "
+              "iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>\n"
+              "    <collision><origin xyz=\"0.1 0 0\" rpy=\"0 0 1.5707963267948966\"/>"
+              "<geometry><mesh filename=\"" +
+              stl +
+              "\" scale=\"0.001 0.001 0.001\"/></geometry></collision>\n"
+              "  </link>\n"));
+  const LoadedModel lm = load_model_string("urdf: mesh.urdf\n", (dir / "model.yaml").string());
+  const Shape* shape = lm.model.find_shape("arm_collision");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->body, *lm.model.find_body("arm"));
+  EXPECT_LT((shape->p_BS - Vec3(0.05, 0, 0)).norm(), 1e-15);
+  EXPECT_LT((shape->R_BS - rpy(0, 0, std::numbers::pi / 2)).norm(), 1e-15);
+  // Millimetres: the mesh (a ball of radius 0.05 in its file's unit) is 1000 times smaller.
+  double extent = 0.0;
+  for (const Vec3& v : shape->mesh->vertices) extent = std::max(extent, v.norm());
+  EXPECT_LT(extent, 1e-3);
 }
 
 TEST(UrdfImport, OverridesNameImportedValuesAndTheUrdfFile) {
