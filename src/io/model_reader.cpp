@@ -41,7 +41,7 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"model",    "gravity", "bodies",  "markers",
                                            "shapes",   "joints",  "drivers", "forces",
-                                           "contacts", "solver",  "output"};
+                                           "contacts", "solver",  "output",  "urdf"};
 
 std::string default_model_name(const std::string& display_name) {
   const std::string stem = std::filesystem::path(display_name).stem().string();
@@ -264,6 +264,18 @@ YAML::Node parse_document(const std::string& text, Source& source) {
   }
 }
 
+// Overrides and the `urdf:` key: an override of `urdf` itself first (it decides what the robot
+// is), then the robot merged into the document, then the other overrides, which may name the
+// imported values (bodies.forearm.mass, as a sweep over a link's mass does).
+void apply_overrides_with_urdf(YAML::Node& doc, int text_lines,
+                               const std::vector<Override>& overrides, Source& source) {
+  std::vector<Override> urdf_file, others;
+  for (const Override& o : overrides) (o.path == "urdf" ? urdf_file : others).push_back(o);
+  apply_overrides(doc, text_lines, urdf_file, source);
+  expand_urdf(doc, source);
+  apply_overrides(doc, text_lines, others, source);
+}
+
 void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   const Position start = to_position(doc.Mark(), {});
   const Cursor root(source, doc, "", start, start);
@@ -277,8 +289,10 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   read_bodies(top.need("bodies", "a map from body names to bodies"), model);
   if (auto c = top.find("markers")) read_markers(*c, model);
   if (auto c = top.find("shapes")) read_shapes(*c, model);
-  if (auto c = top.find("joints")) read_joints(*c, model);
-  if (auto c = top.find("drivers")) read_drivers(*c, model);
+  BacklashJoints backlash;
+  if (auto c = top.find("joints")) read_joints(*c, model, backlash);
+  if (auto c = top.find("drivers")) read_drivers(*c, model, backlash);
+  add_held_backlash(backlash, model);
   if (auto c = top.find("forces")) read_forces(*c, model);
   if (auto c = top.find("contacts")) read_contacts(*c, model);
   if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
@@ -298,7 +312,7 @@ LoadedModel load_model_string(const std::string& yaml_text, const std::string& d
   try {
     YAML::Node doc = model_file::parse_document(yaml_text, source);
     const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
-    model_file::apply_overrides(doc, lines, overrides, source);
+    model_file::apply_overrides_with_urdf(doc, lines, overrides, source);
     model_file::read_model(doc, source, out);
     // A channel given by an override has no position in the file.
     for (auto& [line, column] : out.run.output.channel_positions)
@@ -318,7 +332,7 @@ double read_model_scalar(const std::string& yaml_text, const std::string& displa
   model_file::Source source(display_name);
   YAML::Node doc = model_file::parse_document(yaml_text, source);
   const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
-  model_file::apply_overrides(doc, lines, overrides, source);
+  model_file::apply_overrides_with_urdf(doc, lines, overrides, source);
   const std::string label = "--sensitivity " + path;
   const YAML::Node node = model_file::node_at(doc, path, label, source);
   if (node.IsScalar()) {

@@ -67,7 +67,7 @@ bool can_carry_bearing_loss(JointType t) {
 std::vector<std::string> joint_keys(JointType t) {
   if (t == JointType::kUniversal) return {"type", "bodies", "at", "axes"};
   if (t == JointType::kRevolute)
-    return {"type", "bodies", "at", "axis", "clearance", "bearing_loss"};
+    return {"type", "bodies", "at", "axis", "clearance", "bearing_loss", "backlash"};
   if (t == JointType::kCylindrical) return {"type", "bodies", "at", "axis", "bearing_loss"};
   if (needs_axis(t)) return {"type", "bodies", "at", "axis"};
   if (t == JointType::kSpherical) return {"type", "bodies", "at", "clearance"};
@@ -89,7 +89,7 @@ std::pair<Vec3, Vec3> read_universal_axes(const Cursor& c) {
   return {a1, a2};
 }
 
-void read_joint(const Entry& e, Model& model) {
+void read_joint(const Entry& e, Model& model, BacklashJoints& backlash) {
   const MapView m(e.value, "a joint map {type: ..., bodies: [a, b], ...}");
   std::vector<std::string> type_names;
   for (const auto& [name, type] : kJointTypes) type_names.push_back(name);
@@ -107,6 +107,11 @@ void read_joint(const Entry& e, Model& model) {
                         "(clearance.lubricant, with its losses); bearing_loss is for the ideal "
                         "joint");
   m.allow_only("in " + kind + " joint '" + e.key + "'", joint_keys(type));
+  const auto backlash_c = m.find("backlash");
+  if (backlash_c && m.has("clearance"))
+    backlash_c->fail_at_key(backlash_c->path() +
+                            ": a joint has either radial clearance (clearance) or angular play "
+                            "in its transmission (backlash), not both");
 
   const Cursor bodies_c = m.need("bodies", "the two bodies it connects, [body_1, body_2]");
   const std::vector<Cursor> bodies = bodies_c.items("a list of two body names", 2);
@@ -142,6 +147,7 @@ void read_joint(const Entry& e, Model& model) {
   const int index = build_at(e.value.source(), e.value.key_pos(), [&] {
     return add_joint(model, e.key, type, body_i, body_j, at_W, axis_W, axis2_W);
   });
+  if (backlash_c) backlash.push_back(read_backlash(e, *backlash_c));
   if (!loss_c) return;
   joints::JointBearingLoss loss = read_bearing_loss(*loss_c);
   auto& joint = static_cast<joints::IdealJoint&>(*model.elements[index]);
@@ -165,7 +171,7 @@ const std::vector<MotionKey> kMotionKeys = {
     {"velocity", joints::JointDriver::Motion::kTranslation, joints::JointDriver::Given::kVelocity,
      "m/s"}};
 
-void read_driver(const Entry& e, Model& model) {
+void read_driver(const Entry& e, Model& model, BacklashJoints& backlash) {
   const MapView m(e.value, "a driver map {joint: <name>, <motion>: <function>}");
   std::vector<std::string> motion_names;
   for (const MotionKey& k : kMotionKeys) motion_names.push_back(k.key);
@@ -190,6 +196,15 @@ void read_driver(const Entry& e, Model& model) {
     e.value.fail_at_key(e.value.path() + ": missing the prescribed motion (expected exactly " +
                         "one of " + join(motion_names) + ")");
   TimeFunction f = read_time_function(*chosen_c, chosen->unit);
+  for (BacklashSpec& spec : backlash) {
+    if (spec.joint != joint.name()) continue;
+    if (chosen->motion != joints::JointDriver::Motion::kRotation)
+      chosen_c->fail_at_key(chosen_c->path() + ": joint '" + joint.name() +
+                            "' has backlash; its driver must give an angle or angular_velocity");
+    add_driven_backlash(e, spec, *chosen_c, f,
+                        chosen->given == joints::JointDriver::Given::kVelocity, model);
+    return;
+  }
   build_at(e.value.source(), chosen_c->key_pos(), [&] {
     return add_driver(model, e.key, joint.name(), chosen->motion, chosen->given, std::move(f));
   });
@@ -219,12 +234,12 @@ const joints::IdealJoint& read_joint_ref(const Cursor& c, const Model& model) {
          did_you_mean(name, names));
 }
 
-void read_joints(const Cursor& section, Model& model) {
-  for (const Entry& e : named_items(section, "joint")) read_joint(e, model);
+void read_joints(const Cursor& section, Model& model, BacklashJoints& backlash) {
+  for (const Entry& e : named_items(section, "joint")) read_joint(e, model, backlash);
 }
 
-void read_drivers(const Cursor& section, Model& model) {
-  for (const Entry& e : named_items(section, "driver")) read_driver(e, model);
+void read_drivers(const Cursor& section, Model& model, BacklashJoints& backlash) {
+  for (const Entry& e : named_items(section, "driver")) read_driver(e, model, backlash);
 }
 
 }  // namespace cs::model_file

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clearsim/elements/contact/gear_mesh.hpp"
+#include "clearsim/elements/forces/joint_backlash.hpp"
 #include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/math/time_function.hpp"
@@ -29,9 +30,28 @@ Mat3 read_orientation(const Cursor& c);
 // model_reader_shapes.cpp
 void read_shapes(const Cursor& section, Model& model);
 
-// model_reader_joints.cpp
-void read_joints(const Cursor& section, Model& model);
-void read_drivers(const Cursor& section, Model& model);
+// A revolute joint's `backlash` map, read with the joint and built once the drivers are known
+// (model_reader_backlash.cpp): a driver of that joint turns the motor side of the play instead
+// of the joint itself; a joint without a driver has its motor held at rest.
+struct BacklashSpec {
+  std::string joint;
+  Cursor at;  // the `backlash` map
+  forces::BacklashParams params;
+  bool driven = false;
+};
+using BacklashJoints = std::vector<BacklashSpec>;
+BacklashSpec read_backlash(const Entry& joint, const Cursor& backlash);
+// The driver `e` of a joint with backlash: adds the backlash element named after the driver,
+// with the driver's motion as the motor angle.
+void add_driven_backlash(const Entry& e, BacklashSpec& spec, const Cursor& motion_c,
+                         const TimeFunction& f, bool given_as_velocity, Model& model);
+// The backlash elements of the joints no driver turns (motor held at θ_m = 0), named
+// <joint>_backlash.
+void add_held_backlash(const BacklashJoints& backlash, Model& model);
+
+// model_reader_joints.cpp; `backlash` collects the joints with a backlash map.
+void read_joints(const Cursor& section, Model& model, BacklashJoints& backlash);
+void read_drivers(const Cursor& section, Model& model, BacklashJoints& backlash);
 
 // model_reader_contacts.cpp: the `clearance` map of joint `joint` (spherical or revolute) and
 // the `contacts` section.
@@ -62,6 +82,10 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model);
 void read_forces(const Cursor& section, Model& model);
 // A <function> of time: a number (constant) or a map {type: ..., ...}; `unit` is its value's.
 TimeFunction read_time_function(const Cursor& c, const std::string& unit);
+
+// model_reader_urdf.cpp: replaces a `urdf: FILE` key of the document by the robot's bodies,
+// joints and shapes, merged with the file's own entries (the file's keys win).
+void expand_urdf(YAML::Node& doc, Source& source);
 
 // model_reader_settings.cpp
 SolverSettings read_solver(const Cursor& section);

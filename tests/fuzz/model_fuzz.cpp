@@ -523,7 +523,7 @@ std::string coarse_gears(std::string text) {
 }
 
 // Every *.yaml under examples/*/, in a fixed order; the other files of each folder copied to
-// the work folder (meshes the models name).
+// the work folder (meshes and URDF files the models name).
 std::vector<Model> load_models(const Options& o) {
   std::vector<Model> models;
   for (const auto& dir : fs::directory_iterator(o.examples)) {
@@ -532,7 +532,7 @@ std::vector<Model> load_models(const Options& o) {
     for (const auto& f : fs::directory_iterator(dir.path())) {
       if (f.path().extension() == ".yaml") {
         models.push_back({f.path(), coarse_gears(read_file(f.path()))});
-      } else if (f.path().extension() == ".stl") {
+      } else if (f.path().extension() == ".stl" || f.path().extension() == ".urdf") {
         fs::create_directories(work);
         fs::copy_file(f.path(), work / f.path().filename(), fs::copy_options::overwrite_existing);
       }
