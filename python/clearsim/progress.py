@@ -3,6 +3,7 @@ widget in Jupyter when ipywidgets is there, text elsewhere), else a hand-written
 
 import sys
 import time
+import warnings
 
 
 class ProgressBar:
@@ -52,10 +53,14 @@ class TqdmBar:
 
 def _tqdm():
     """tqdm.auto's tqdm, or None when tqdm is not installed."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
+    # In Jupyter without ipywidgets, tqdm.auto warns once and draws text instead of a widget:
+    # the text bar is what it draws either way, so the warning is not shown.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return None
     return tqdm
 
 
