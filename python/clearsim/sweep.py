@@ -24,7 +24,8 @@ class SweepResult:
     wall_seconds  of the whole sweep
 
     column("max_contact_force") is that column as a numpy array: every column of the table
-    (a parameter by its path) and every key of the summary.
+    (a parameter by its path) and every key of the summary. to_pandas() is the table as a
+    DataFrame with the columns' units in its attrs["units"].
     """
 
     def __init__(self, core, table):
