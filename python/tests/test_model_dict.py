@@ -177,3 +177,13 @@ def test_numpy_values_are_their_exact_doubles():
                                             "inertia": np.array([1e-5, 2e-5, 3e-5])}))
     assert f"mass: {float(np.float32(0.3))!r}" in m.to_yaml()
     assert "inertia: [1e-05, 2e-05, 3e-05]" in m.to_yaml()
+
+
+def test_warnings_name_the_path_too():
+    body = {"mass": 1, "inertia": [1, 1, 5], "position": [0, 0, 0]}
+    from_dict = clearsim.from_dict({"bodies": {"b": body}}, name="w").warnings
+    from_file = clearsim.loads("bodies:\n  b: {mass: 1, inertia: [1, 1, 5], position: [0, 0, 0]}\n",
+                               name="w.yaml").warnings
+    assert len(from_dict) == 1 and from_dict[0].startswith("w: warning: bodies.b.inertia: ")
+    assert from_file[0].startswith("w.yaml:2:")
+    assert from_dict[0].split(": warning: ")[1] == from_file[0].split(": warning: ")[1]
