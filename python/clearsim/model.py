@@ -152,7 +152,9 @@ class Model:
 
     def save(self, path):
         """Writes to_yaml() to the file `path` (a model file clearsim.load and `clearsim run`
-        read). Without a `model:` key, the model is named after the file."""
+        read). Without a `model:` key, the model is named after the file. Mesh files named by
+        a relative path are found relative to the model file: save next to the original, or
+        name them by absolute paths."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_yaml())
 
