@@ -15,6 +15,10 @@ its channels as numpy arrays::
         sim.step()
     sim.values()                       # the channels at the current state
 
+    m = clearsim.from_dict({"bodies": {...}, "joints": {...}, ...})   # a model from code
+    m.save("model.yaml")               # ... written as a model file
+    df = r.to_pandas()                 # a DataFrame indexed by time; df.attrs["units"]
+
     table = clearsim.sweep(m, vary={"joints.rod_slider.clearance.radial": "2e-4:1e-3:4"})
 
 clearsim.__version__ and clearsim.__commit__ say which build this is (as `clearsim --version`).
@@ -27,7 +31,7 @@ See docs/python.md.
 """
 
 from ._core import ModelFileError, RunWarning, SimulationError, __commit__, __version__
-from .model import Model, Result, load, loads
+from .model import Model, Result, channel_unit, from_dict, load, loads
 from .simulation import Simulation, State
 from .sweep import SweepResult, sweep
 
@@ -40,6 +44,8 @@ __all__ = [
     "SimulationError",
     "State",
     "SweepResult",
+    "channel_unit",
+    "from_dict",
     "load",
     "loads",
     "sweep",

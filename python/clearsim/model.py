@@ -4,7 +4,29 @@ import os
 
 from . import _core
 from .overrides import normalize
-from .progress import ProgressBar
+from .progress import progress_callback
+
+
+def _pandas(caller):
+    """pandas, imported when first needed (it is optional: Debian's python3-pandas)."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError(f"{caller} needs pandas (Debian: apt-get install python3-pandas; "
+                          f"pip: pip install pandas)") from e
+    return pandas
+
+
+def channel_unit(name):
+    """The unit of a column of a result: "s" for time, the engine's unit of a channel ("m/s",
+    "N", "1" for counts and ratios, "" when it has none, as `clearsim channels` prints them),
+    and "" for a derivative d(<channel>)/d(<path>) (the unit of a model-file value is not
+    known)."""
+    if name == "time":
+        return "s"
+    if name.startswith("d(") and ")/d(" in name:
+        return ""
+    return _core.channel_unit(name)
 
 
 class Result:
@@ -49,6 +71,21 @@ class Result:
 
     def __contains__(self, name):
         return name in self.channels
+
+    @property
+    def units(self):
+        """{column: unit} for every array of channels ("time": "s", "slider.velocity.x": "m/s";
+        see clearsim.channel_unit)."""
+        return {name: channel_unit(name) for name in self.channels}
+
+    def to_pandas(self):
+        """The channels as a pandas DataFrame indexed by time [s], one column per channel;
+        df.attrs["units"] is {column: unit} (Result.units, "time" included). Needs pandas."""
+        pd = _pandas("Result.to_pandas")
+        columns = {k: v for k, v in self.channels.items() if k != "time"}
+        df = pd.DataFrame(columns, index=pd.Index(self.time, name="time"))
+        df.attrs["units"] = self.units
+        return df
 
     def __repr__(self):
         n = len(self.channels["time"])
@@ -107,6 +144,20 @@ class Model:
         """Every channel the model offers (as `clearsim channels MODEL` lists them)."""
         return self._core.available_channels()
 
+    def to_yaml(self):
+        """The model as YAML text, its overrides applied: clearsim.loads(m.to_yaml()) runs as m
+        does, bit for bit. The file's own text (comments included) when there are no
+        overrides; otherwise the document is written anew, without comments."""
+        return self._core.to_yaml()
+
+    def save(self, path):
+        """Writes to_yaml() to the file `path` (a model file clearsim.load and `clearsim run`
+        read). Without a `model:` key, the model is named after the file. Mesh files named by
+        a relative path are found relative to the model file: save next to the original, or
+        name them by absolute paths."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_yaml())
+
     def with_overrides(self, overrides=None, **kwargs):
         """A new Model with more overrides, applied after this one's.
 
@@ -125,7 +176,8 @@ class Model:
         """Runs the model's analysis from t = 0 and returns a Result.
 
         end, step, every  replace solver.end [s], solver.step [s] and output.every for this run
-        progress          False, True (a bar on stderr) or a callable progress(t, t_end)
+        progress          False, True (a bar on stderr: tqdm's when python3-tqdm is installed,
+                          a widget in Jupyter) or a callable progress(t, t_end)
         channels          channel names to return instead of the model's output.channels
         sensitivities     paths of numbers of the model file ("bodies.slider.mass",
                           "joints.rod_slider.clearance.radial", as with_overrides names them):
@@ -136,11 +188,7 @@ class Model:
         SimulationError (with .result, what was computed) if the run stops early; Ctrl-C
         stops it with KeyboardInterrupt.
         """
-        callback = progress
-        if progress is True:
-            callback = ProgressBar(self.name)
-        elif not progress:
-            callback = None
+        callback = progress_callback(progress, self.name)
         limits = _core.RunLimits(end=end, step=step, every=every)
         if isinstance(sensitivities, str):
             sensitivities = [sensitivities]
@@ -149,7 +197,11 @@ class Model:
             if not isinstance(p, str):
                 raise TypeError(f"sensitivities: expected paths of the model file (str), found "
                                 f"{type(p).__name__} {p!r}")
-        arrays, summary, notes, warnings = self._core.run(limits, callback, channels, paths)
+        try:
+            arrays, summary, notes, warnings = self._core.run(limits, callback, channels, paths)
+        finally:
+            if hasattr(callback, "close"):
+                callback.close()
         result = Result(arrays, summary, notes, warnings)
         if not summary["ok"]:
             err = SimulationError(f"{self.path}: error: {summary['message']}")
@@ -190,3 +242,24 @@ def loads(text, name="<string>", overrides=None, **kwargs):
             f"clearsim.loads(text): expected the model's YAML text (a str), found "
             f"{type(text).__name__} {text!r:.60}")
     return Model(_core.Model.from_string(text, name, normalize(overrides) + normalize(kwargs)))
+
+
+def from_dict(data, name=None, overrides=None, **kwargs):
+    """A Model built from Python data: a dict with the sections of a model file (bodies,
+    joints, drivers, solver, output, ...), nested dicts and lists, str, int, float, bool and
+    None, numpy scalars and arrays. It is written as YAML and read by the model-file reader, so
+    it is checked, and runs, exactly as the same model written in a file.
+
+    name       stands for the file name in messages (default: data["model"], else "<dict>")
+    overrides  as for clearsim.load
+    Raises ModelFileError with the reader's message, the item named by its path instead of a
+    line ("<dict>: error: bodies.crank.mass: expected a positive number [kg], found '-0.3'");
+    TypeError or ValueError naming the path of a value that has no place in a model file (a
+    complex number, NaN or inf, a key that is not a str).
+    """
+    if name is None:
+        model_name = data.get("model") if isinstance(data, dict) else None
+        name = model_name if isinstance(model_name, str) and model_name else "<dict>"
+    if not isinstance(name, str):
+        raise TypeError(f"from_dict: name: expected a str, found {type(name).__name__} {name!r}")
+    return Model(_core.Model.from_data(data, name, normalize(overrides) + normalize(kwargs)))

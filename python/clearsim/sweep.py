@@ -27,7 +27,8 @@ class SweepResult:
     wall_seconds  of the whole sweep
 
     column("max_contact_force") is that column as a numpy array: every column of the table
-    (a parameter by its path) and every key of the summary.
+    (a parameter by its path) and every key of the summary. to_pandas() is the table as a
+    DataFrame with the columns' units in its attrs["units"].
     """
 
     def __init__(self, core, table):
@@ -53,6 +54,34 @@ class SweepResult:
         names = list(first["parameters"]) + [k for k in first if k not in ("parameters", "summary")]
         raise KeyError(f"SweepResult.column: no column '{name}' (columns: {', '.join(names)}; "
                        f"or a key of the run statistics: {', '.join(first['summary'])})")
+
+    # The columns of to_pandas after the parameters, with their units ("" when none; the
+    # RMS distance is in the unit of the compared channel).
+    _COLUMNS = {"ok": "", "error": "", "max_contact_force": "N", "max_penetration": "m",
+                "contact_onsets": "1", "impact_steps": "1", "rms_distance": None, "steps": "1",
+                "newton_iterations": "1", "wall_seconds": "s", "channel": "", "csv": ""}
+
+    def to_pandas(self):
+        """The table as a pandas DataFrame, one row per run in grid order (index "run"): a column
+        per parameter (named by its path; numbers as numbers), then ok, error,
+        max_contact_force, max_penetration, contact_onsets, impact_steps, rms_distance, steps,
+        newton_iterations, wall_seconds, channel, csv. The reference run is not a row (see
+        .reference). df.attrs["units"] is {column: unit}: "" for the parameters (a model-file
+        value carries no unit), rms_distance in the unit of the compared channel. Needs pandas."""
+        from .model import _pandas, channel_unit
+
+        pd = _pandas("SweepResult.to_pandas")
+        params = list(self.rows[0]["parameters"]) if self.rows else []
+        data = {p: [r["parameters"][p] for r in self.rows] for p in params}
+        for c in self._COLUMNS:
+            data[c] = [r[c] for r in self.rows]
+        df = pd.DataFrame(data, index=pd.RangeIndex(len(self.rows), name="run"))
+        channel = self.reference["channel"]
+        units = {p: "" for p in params}
+        for c, unit in self._COLUMNS.items():
+            units[c] = channel_unit(channel) if unit is None else unit
+        df.attrs["units"] = units
+        return df
 
     def channel(self, k):
         """The chosen channel of run k (k = "reference" for the reference) as (time, values)."""

@@ -20,14 +20,24 @@ namespace clearsim_py {
 namespace py = pybind11;
 
 // A model file's text, its display name and the overrides to apply; read afresh for each run so
-// that runs never share state.
+// that runs never share state. `generated`: the text was written from Python data
+// (clearsim.from_dict), so messages name items by path, not by line (load_model_generated).
 struct ModelSource {
   std::string text;
   std::string name;
   std::vector<cs::Override> overrides;
+  bool generated = false;
 
-  cs::LoadedModel load() const { return cs::load_model_string(text, name, overrides); }
+  cs::LoadedModel load() const {
+    return generated ? cs::load_model_generated(text, name, overrides)
+                     : cs::load_model_string(text, name, overrides);
+  }
 };
+
+// The YAML text of a model given as Python data (dicts, lists, str, numbers, bools, None, numpy
+// scalars and arrays), for the model reader. Raises TypeError or ValueError naming the path of
+// an item that has no place in a model file (a complex number, a NaN, a key that is not a str).
+std::string model_text_from_data(py::handle data);
 
 // Solver settings a run may change without editing the model (as the command line's --end,
 // --step, --every).

@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_channels.hpp"
+#include "clearsim/io/result_writer.hpp"
 #include "run_collector.hpp"
 
 namespace clearsim_py {
@@ -36,6 +37,10 @@ class Model {
   static Model from_string(const std::string& text, const std::string& name,
                            std::vector<cs::Override> overrides) {
     return Model(ModelSource{text, name, std::move(overrides)});
+  }
+  static Model from_data(py::handle data, const std::string& name,
+                         std::vector<cs::Override> overrides) {
+    return Model(ModelSource{model_text_from_data(data), name, std::move(overrides), true});
   }
   Model with_overrides(const std::vector<cs::Override>& more) const {
     ModelSource s = source_;
@@ -136,6 +141,10 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
 }  // namespace
 
 void register_model(py::module_& m) {
+  m.def("channel_unit", &cs::channel_unit, py::arg("channel"),
+        "The unit of a channel from its quantity (\"m/s\", \"N\", \"1\" for a count or a "
+        "ratio; \"\" when it has none), as `clearsim channels` prints it.");
+
   py::class_<cs::Override>(m, "Override")
       .def(py::init<std::string, std::string>(), py::arg("path"), py::arg("value"))
       .def_readonly("path", &cs::Override::path)
@@ -158,7 +167,14 @@ void register_model(py::module_& m) {
       .def_static("from_file", &Model::from_file, py::arg("path"), py::arg("overrides"))
       .def_static("from_string", &Model::from_string, py::arg("text"), py::arg("name"),
                   py::arg("overrides"))
+      .def_static("from_data", &Model::from_data, py::arg("data"), py::arg("name"),
+                  py::arg("overrides"))
       .def("with_overrides", &Model::with_overrides, py::arg("overrides"))
+      .def("to_yaml",
+           [](const Model& x) {
+             const ModelSource& s = x.source();
+             return cs::model_text_with_overrides(s.text, s.name, s.overrides);
+           })
       .def_property_readonly("name", [](const Model& x) { return x.loaded().model.name; })
       .def_property_readonly("path", [](const Model& x) { return x.source().name; })
       .def_property_readonly("source", [](const Model& x) { return x.source(); })

@@ -33,7 +33,7 @@ def test_odd_arguments_raise_documented_exceptions(seed):
     sim = model.simulation()
     for _ in range(60):
         v = rng.choice(ODD)
-        what = rng.randrange(8)
+        what = rng.randrange(10)
         if what == 0:
             call(clearsim.load, v)
         elif what == 1:
@@ -57,6 +57,11 @@ def test_odd_arguments_raise_documented_exceptions(seed):
         elif what == 6:
             limits = {rng.choice(["end", "step", "every"]): v}
             call(model.simulation, **limits)
+        elif what == 8:
+            call(clearsim.from_dict, v)
+        elif what == 9:
+            body = {"mass": v, "inertia": [1, 1, 1], "position": [0, 0, 0]}
+            call(clearsim.from_dict, {"bodies": {"b": body}})
         else:
             call(model.run, end=v if v not in (1, 2, True, 1e300, 10**30) else 1e-3)
         # Whatever was refused, the Simulation goes on.

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "clearsim/io/model_yaml.hpp"
 #include "model_overrides.hpp"
 #include "model_reader_sections.hpp"
 #include "yaml_access.hpp"
@@ -303,20 +304,25 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
 }  // namespace
 }  // namespace model_file
 
-LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
-                              const std::vector<Override>& overrides) {
+namespace {
+
+// The reader's entry: `by_path` names the items of messages by their paths instead of their
+// positions in the text (Source::name_items_by_path).
+LoadedModel load_model_text(const std::string& yaml_text, const std::string& display_name,
+                            const std::vector<Override>& overrides, bool by_path) {
   using model_file::Source;
   Source source(display_name);
   LoadedModel out;
   out.path = display_name;
   try {
     YAML::Node doc = model_file::parse_document(yaml_text, source);
+    if (by_path) source.name_items_by_path(doc);
     const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
     model_file::apply_overrides_with_urdf(doc, lines, overrides, source);
     model_file::read_model(doc, source, out);
-    // A channel given by an override has no position in the file.
+    // A channel given by an override (or in generated text) has no position in the file.
     for (auto& [line, column] : out.run.output.channel_positions)
-      if (source.override_at({line, column}) != nullptr) line = column = 0;
+      if (by_path || source.override_at({line, column}) != nullptr) line = column = 0;
   } catch (const ModelFileError&) {
     throw;
   } catch (const YAML::Exception& e) {
@@ -325,6 +331,28 @@ LoadedModel load_model_string(const std::string& yaml_text, const std::string& d
   }
   out.warnings = source.warnings();
   return out;
+}
+
+}  // namespace
+
+LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
+                              const std::vector<Override>& overrides) {
+  return load_model_text(yaml_text, display_name, overrides, false);
+}
+
+LoadedModel load_model_generated(const std::string& yaml_text, const std::string& display_name,
+                                 const std::vector<Override>& overrides) {
+  return load_model_text(yaml_text, display_name, overrides, true);
+}
+
+std::string model_text_with_overrides(const std::string& yaml_text, const std::string& display_name,
+                                      const std::vector<Override>& overrides) {
+  if (overrides.empty()) return yaml_text;  // as written, comments included
+  model_file::Source source(display_name);
+  YAML::Node doc = model_file::parse_document(yaml_text, source);
+  const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
+  model_file::apply_overrides(doc, lines, overrides, source);
+  return write_model_yaml(doc);
 }
 
 double read_model_scalar(const std::string& yaml_text, const std::string& display_name,

@@ -68,9 +68,49 @@ const std::string* Source::override_at(Position at) const {
   return k < override_labels_.size() ? &override_labels_[k] : nullptr;
 }
 
+namespace {
+
+// Records the path of `node` and of everything in it, the deeper item winning where two share a
+// position (a block map starts where its first key does).
+void record_paths(const YAML::Node& node, const std::string& path,
+                  std::map<std::pair<int, int>, std::string>& paths) {
+  const auto record = [&](const YAML::Mark& mark, const std::string& p) {
+    if (mark.line >= 0 && mark.column >= 0 && !p.empty())
+      paths.insert_or_assign({mark.line + 1, mark.column + 1}, p);
+  };
+  record(node.Mark(), path);
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      const std::string child = path.empty() ? it->first.Scalar() : path + "." + it->first.Scalar();
+      record(it->first.Mark(), child);
+      record_paths(it->second, child, paths);
+    }
+  } else if (node.IsSequence()) {
+    std::size_t k = 0;
+    for (const YAML::Node& item : node)
+      record_paths(item, path + "[" + std::to_string(k++) + "]", paths);
+  }
+}
+
+}  // namespace
+
+void Source::name_items_by_path(const YAML::Node& doc) {
+  by_path_ = true;
+  item_paths_.clear();
+  record_paths(doc, "", item_paths_);
+}
+
+std::string Source::with_item_path(Position at, const std::string& message) const {
+  const auto it = item_paths_.find({at.line, at.column});
+  if (it == item_paths_.end() || message.find(it->second) != std::string::npos) return message;
+  return it->second + ": " + message;
+}
+
 void Source::fail(Position at, const std::string& message) const {
   if (const std::string* label = override_at(at))
     throw ModelFileError(name_, 0, 0, "override " + *label + ": " + message);
+  if (by_path_) throw ModelFileError(name_, 0, 0, with_item_path(at, message));
   throw ModelFileError(name_, at.line, at.column, message);
 }
 
@@ -78,6 +118,8 @@ void Source::warn(Position at, const std::string& message) {
   std::ostringstream os;
   if (const std::string* label = override_at(at)) {
     os << name_ << ": warning: override " << *label << ": " << message;
+  } else if (by_path_) {
+    os << name_ << ": warning: " << with_item_path(at, message);
   } else {
     os << name_ << ":" << at.line << ":" << at.column << ": warning: " << message;
   }

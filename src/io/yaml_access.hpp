@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,10 +50,20 @@ class Source {
   // The override a position lies in, or nullptr when it is in the file.
   const std::string* override_at(Position at) const;
 
+  // For text generated from data (clearsim.from_dict), whose lines and columns mean nothing to
+  // the user: messages then have no position and name the item at it by its path
+  // ("bodies.crank.mas: unknown key 'mas' ..."). Records the path of every node of `doc`.
+  void name_items_by_path(const YAML::Node& doc);
+
  private:
+  // `message`, preceded by the path of the item at `at` unless it names that item already.
+  std::string with_item_path(Position at, const std::string& message) const;
+
   std::string name_;
   std::vector<std::string> warnings_;
-  int override_line_ = 0;  // 0: no overrides
+  bool by_path_ = false;
+  std::map<std::pair<int, int>, std::string> item_paths_;  // (line, column) -> path
+  int override_line_ = 0;                                  // 0: no overrides
   int override_lines_each_ = 1;
   std::vector<std::string> override_labels_;
 };

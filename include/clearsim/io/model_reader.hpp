@@ -73,6 +73,19 @@ LoadedModel load_model_file(const std::string& path, const std::vector<Override>
 LoadedModel load_model_string(const std::string& yaml_text, const std::string& display_name,
                               const std::vector<Override>& overrides = {});
 
+// Same for YAML text generated from data (clearsim.from_dict): its lines and columns mean nothing
+// to the user, so a message has no position and names the item by its path instead:
+//   crank: error: bodies.crank.mass: expected a positive number [kg], found '-0.3'
+//   crank: error: bodies.crank.mas: unknown key 'mas' in body 'crank' (allowed: ...)
+LoadedModel load_model_generated(const std::string& yaml_text, const std::string& display_name,
+                                 const std::vector<Override>& overrides = {});
+
+// The model text with `overrides` applied, as YAML that reads to the same model, value for
+// value (Model.to_yaml). `yaml_text` itself when there are no overrides; otherwise the document
+// is written anew and its comments are lost. Throws ModelFileError as load_model_string does.
+std::string model_text_with_overrides(const std::string& yaml_text, const std::string& display_name,
+                                      const std::vector<Override>& overrides);
+
 // The number at `path` (as an Override names it) in the model text with `overrides` applied:
 // what a sensitivity differentiates with respect to. Throws ModelFileError naming the path when
 // it leads nowhere or to something that is not a number (a map, a list, a name).
