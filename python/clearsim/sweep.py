@@ -65,9 +65,11 @@ class SweepResult:
         """The table as a pandas DataFrame, one row per run in grid order (index "run"): a column
         per parameter (named by its path; numbers as numbers), then ok, error,
         max_contact_force, max_penetration, contact_onsets, impact_steps, rms_distance, steps,
-        newton_iterations, wall_seconds, channel, csv. The reference run is not a row (see
-        .reference). df.attrs["units"] is {column: unit}: "" for the parameters (a model-file
-        value carries no unit), rms_distance in the unit of the compared channel. Needs pandas."""
+        newton_iterations, wall_seconds, channel, csv, and the gradients' columns
+        (d(max_contact_force)/d(PATH), d(rms_distance)/d(PATH)) of a sweep with gradients.
+        The reference run is not a row (see .reference). df.attrs["units"] is {column: unit}:
+        "" for the parameters and gradients (a model-file value carries no unit), rms_distance
+        in the unit of the compared channel. Needs pandas."""
         from .model import _pandas, channel_unit
 
         pd = _pandas("SweepResult.to_pandas")
@@ -75,11 +77,16 @@ class SweepResult:
         data = {p: [r["parameters"][p] for r in self.rows] for p in params}
         for c in self._COLUMNS:
             data[c] = [r[c] for r in self.rows]
+        gradients = [f"d({summary})/d({g})" for g in self.gradients
+                     for summary in ("max_contact_force", "rms_distance")]
+        for c in gradients:
+            data[c] = [r[c] for r in self.rows]
         df = pd.DataFrame(data, index=pd.RangeIndex(len(self.rows), name="run"))
         channel = self.reference["channel"]
         units = {p: "" for p in params}
         for c, unit in self._COLUMNS.items():
             units[c] = channel_unit(channel) if unit is None else unit
+        units.update({c: "" for c in gradients})
         df.attrs["units"] = units
         return df
 

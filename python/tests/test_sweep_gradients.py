@@ -37,6 +37,9 @@ def test_gradients_equal_central_differences_of_the_runs(tmp_path):
         header = next(csv.reader(f))
     assert f"d(max_contact_force)/d({E})" in header
     assert f"d(rms_distance(slider.acceleration.x))/d({E})" in header
+    # And in the DataFrame.
+    df = r.to_pandas()
+    assert list(df[f"d(rms_distance)/d({E})"]) == [row[f"d(rms_distance)/d({E})"] for row in r.rows]
 
 
 def test_a_model_without_sensitivities_fails_each_run_with_the_reason(tmp_path):
