@@ -53,7 +53,7 @@ if(CLEARSIM_PYTHON_MINOR)  # the module is built for this interpreter's ABI
       "python3 (>= 3.${CLEARSIM_PYTHON_MINOR}), python3 (<< 3.${_cs_next}), python3-numpy")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-    "libeigen3-dev, libyaml-cpp-dev, libassimp-dev, libfcl-dev, libsuitesparse-dev, libhdf5-dev")
+    "libeigen3-dev, libyaml-cpp-dev, libassimp-dev, libfcl-dev, libsuitesparse-dev, libhdf5-dev, libvtk9-dev")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 include(CPack)
 
