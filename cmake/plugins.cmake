@@ -27,6 +27,7 @@ if(HDF5_FOUND)
 endif()
 clearsim_plugin(assimp assimp_plugin.cpp assimp::assimp)
 clearsim_plugin(fcl fcl_plugin.cpp fcl)
+clearsim_plugin(vtk vtk_plugin.cpp VTK::IOXML VTK::CommonCore VTK::CommonDataModel)
 
 # Where src/io/plugin.cpp looks: the build tree, the configured prefix, and the plugin folder
 # relative to an installed program (bin/) and an installed Python module, wherever the prefix is.

@@ -41,9 +41,11 @@ def read_results(folder, stem="results", missing_ok=False):
     path = os.path.join(folder, stem + ".csv")
     if missing_ok and not os.path.exists(path):
         return None
+    # The '#' lines before the header (clearsim's version, the units) are comments to skip.
     with open(path, newline="") as f:
-        header = next(csv.reader(f))
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+        lines = [line for line in f if not line.startswith("#")]
+    header = next(csv.reader(lines[:1]))
+    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
     return {name: data[:, k] for k, name in enumerate(header)}
 
 

@@ -13,7 +13,7 @@ PERIODS = 10  # whole mesh periods ending at mesh.csv's last row
 
 def read(path):
     with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     return {k: [float(r[k]) for r in rows] for k in rows[0]}
 
 

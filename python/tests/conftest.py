@@ -20,9 +20,12 @@ def model_path():
 
 
 def read_csv(path):
-    """{column: [float, ...]} parsed with Python's float (exact for shortest-repr numbers)."""
+    """{column: [float, ...]} parsed with Python's float (exact for shortest-repr numbers).
+
+    The '#' lines before the header (the version and the units) are skipped, as pandas'
+    read_csv(comment='#') and numpy's genfromtxt do."""
     with open(path, newline="") as f:
-        rows = list(csv.reader(f))
+        rows = list(csv.reader(line for line in f if not line.startswith("#")))
     header, body = rows[0], rows[1:]
     return {name: [float(r[k]) for r in body] for k, name in enumerate(header)}
 

@@ -9,7 +9,26 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "clearsim/version.hpp"
+
 namespace cs {
+
+namespace {
+
+// Two comment lines before the header, which CSV readers skip (pandas read_csv(comment='#'),
+// numpy genfromtxt(comments='#')): what wrote the file — `clearsim --version`'s line, as the
+// HDF5 attributes clearsim_version and clearsim_commit — and the unit of every column, in the
+// header's order, so that the column names stay the channel names.
+std::string preamble(const std::vector<std::string>& channels) {
+  std::string text = "# " + version_line() + "\n# units: s";
+  for (const auto& c : channels) {
+    text += ',';
+    text += channel_unit(c);
+  }
+  return text + '\n';
+}
+
+}  // namespace
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& channels)
     : path_(path) {
@@ -20,7 +39,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& ch
   }
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw std::runtime_error("cannot open result file '" + path + "' for writing");
-  line_ = "time";
+  line_ = preamble(channels) + "time";
   for (const auto& c : channels) {
     line_ += ',';
     line_ += c;

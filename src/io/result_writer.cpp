@@ -37,6 +37,14 @@ std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
 }
 
 std::string channel_unit(const std::string& channel) {
+  // A sensitivity d(CHANNEL)/d(PATH): the channel's unit per unit of the parameter, "U/[PATH]"
+  // (the parameter's unit is that of the model-file value at PATH, not known here).
+  const std::size_t split = channel.find(")/d(");
+  if (channel.rfind("d(", 0) == 0 && split != std::string::npos && channel.back() == ')') {
+    const std::string unit = channel_unit(channel.substr(2, split - 2));
+    const std::string path = channel.substr(split + 4, channel.size() - split - 5);
+    return unit.empty() ? "" : unit + "/[" + path + "]";
+  }
   // The quantity is the last part of the name, or the one before a component x|y|z or a gap
   // index (contact_force2).
   std::string name = channel;

@@ -25,6 +25,7 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/clearsim include/clearsim/clearsim.hpp include/clearsim/version.hpp \
          lib/libclearsim.a lib/cmake/clearsim/clearsimConfig.cmake lib/pkgconfig/clearsim.pc \
          lib/clearsim/libclearsim_assimp.so lib/clearsim/libclearsim_fcl.so \
+         lib/clearsim/libclearsim_vtk.so \
          ${pydir:+"$pydir/clearsim/__init__.py"}; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done
@@ -38,8 +39,8 @@ echo "clearsim --version: $line"
 # the build tree: an HDF5 result and a mesh model, with the loader's trace.
 mesh_model=$source_dir/examples/mesh_drop/model.yaml
 LD_DEBUG=files "$prefix/bin/clearsim" run "$mesh_model" --end 0.001 -q -o "$work/plugins.h5" \
-  2> "$work/plugins.trace"
-for p in hdf5 assimp fcl; do
+  --vtk "$work/plugins_vtk" 2> "$work/plugins.trace"
+for p in hdf5 assimp fcl vtk; do
   grep -q "file=$prefix/lib/clearsim/libclearsim_$p.so .*dynamically loaded" "$work/plugins.trace" ||
     { echo "the $p plugin was not loaded from $prefix/lib/clearsim"; grep clearsim_ "$work/plugins.trace"; exit 1; }
 done

@@ -1,4 +1,7 @@
-// CSV result file: a header line "time,<channel>,...", then one row per output point. Numbers
+// CSV result file: two comment lines,
+//   # clearsim 0.1.0 (commit 0123456789ab)
+//   # units: s,m/s,N,...            (one per column, empty when unknown; channel_unit)
+// then a header line "time,<channel>,...", then one row per output point. Numbers
 // are written in the shortest form that reads back as the same double. Each row goes to the file
 // in one write(2) of the whole formatted line, never through a stdio buffer that could be
 // flushed halfway through a row, so a run that is killed keeps whole rows only.

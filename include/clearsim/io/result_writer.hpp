@@ -35,7 +35,9 @@ std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
                                                  const ResultMetadata& metadata = {});
 
 // The unit of a channel from its quantity ("slider.velocity.x" -> "m/s"); "" when unknown,
-// "1" for dimensionless quantities.
+// "1" for dimensionless quantities; for a sensitivity "d(CHANNEL)/d(PATH)" the channel's unit
+// per unit of the parameter, "U/[PATH]". The CSV's units line, the HDF5 datasets' units
+// attribute and `clearsim channels` all say it.
 std::string channel_unit(const std::string& channel);
 
 }  // namespace cs

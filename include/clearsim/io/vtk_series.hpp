@@ -9,10 +9,12 @@
 //   bodies_k.vtp    the mechanism as lines: each body's frame axes from its centre of mass and a
 //                   link to every element attachment (joint, contact, spring marker) on it, ground
 //                   attachments as points (cell data "body", "kind": 0–2 axes, 3 link, 4 ground).
-// All are ASCII XML PolyData written here — the format is a few tags, and Debian's VTK
-// (libvtk9-dev) would add a large dependency for that. Each file is written under a temporary
-// name and renamed, and series.pvd is rewritten after every step, so an interrupted run leaves a
-// readable series.
+// All are written by VTK's own XML writer (vtkXMLPolyDataWriter, Debian's libvtk9-dev, in the VTK
+// plugin: vtp_file.hpp, so that a run without --vtk never loads VTK): binary,
+// zlib-compressed, appended raw — exact doubles, about a third of the ASCII files this wrote
+// before. series.pvd, a list of file names and times, is written here (VTK's collection writer
+// is ParaView's). Each file is written under a temporary name and renamed, and series.pvd is
+// brought up to date as the run goes (write()), so an interrupted run leaves a readable series.
 #pragma once
 
 #include <filesystem>

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "clearsim/version.hpp"
+
 namespace cs {
 namespace {
 
@@ -23,6 +25,28 @@ std::vector<std::string> split(const std::string& line) {
   std::string cell;
   while (std::getline(ss, cell, ',')) out.push_back(cell);
   return out;
+}
+
+// The comment lines before the header: the version line and a unit per column, a sensitivity's
+// as its channel's per unit of the parameter.
+TEST(CsvWriter, NamesTheVersionAndEveryColumnsUnit) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clearsim_csv_units_test.csv").string();
+  {
+    CsvWriter w(path, {"slider.velocity.x", "crank.rotation", "system.constraint_violation",
+                       "d(bob.position.x)/d(bodies.bob.position[0])", "d(slider.gap)/d(p)",
+                       "d(system.constraint_violation)/d(p)"});
+    w.write(0.0, {1, 2, 3, 4, 5, 6});
+  }
+  std::ifstream in(path);
+  std::string version, units, header;
+  std::getline(in, version);
+  std::getline(in, units);
+  std::getline(in, header);
+  EXPECT_EQ(version, "# " + version_line());
+  EXPECT_EQ(units, "# units: s,m/s,rad,,m/[bodies.bob.position[0]],m/[p],");
+  EXPECT_EQ(header.substr(0, 22), "time,slider.velocity.x");
+  std::filesystem::remove(path);
 }
 
 TEST(CsvWriter, NumbersReadBackBitForBit) {
@@ -47,10 +71,14 @@ TEST(CsvWriter, NumbersReadBackBitForBit) {
     EXPECT_EQ(w.rows(), 2);
   }
   std::ifstream in(path);
-  std::string header, row1, row2;
+  std::string version, units, header, row1, row2;
+  std::getline(in, version);
+  std::getline(in, units);
   std::getline(in, header);
   std::getline(in, row1);
   std::getline(in, row2);
+  EXPECT_EQ(version, "# " + version_line());
+  EXPECT_EQ(units, "# units: s,,,,,,,,,,");
   EXPECT_EQ(header, "time,a,b,c,d,e,f,g,h,i,j");
   const auto cells = split(row1);
   ASSERT_EQ(cells.size(), values.size() + 1);
