@@ -352,7 +352,9 @@ std::string outcome_problem(const std::string& what, const Outcome& o) {
 std::string non_finite_field(const fs::path& csv) {
   std::ifstream in(csv);
   std::string line;
-  std::getline(in, line);  // the header
+  // The comment lines (version, units), then the header.
+  while (std::getline(in, line) && line.rfind('#', 0) == 0) {
+  }
   for (long row = 1; std::getline(in, line); ++row) {
     std::istringstream fields(line);
     for (std::string f; std::getline(fields, f, ',');) {
