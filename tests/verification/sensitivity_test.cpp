@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -81,6 +82,22 @@ std::vector<std::vector<double>> sensitivity_rows(const std::string& text,
   return table.rows;
 }
 
+// The runs with `path` at value ±step and ±2·step (in that order), with the overrides o.
+std::array<std::vector<std::vector<double>>, 4> perturbed_runs(const std::string& text,
+                                                               const std::vector<Override>& o,
+                                                               const std::string& path,
+                                                               double value, double step) {
+  std::array<std::vector<std::vector<double>>, 4> runs;
+  for (int k = 0; k < 4; ++k) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", value + (k < 2 ? 1 : 2) * (k % 2 ? -step : step));
+    auto ok = o;
+    ok.push_back({path, buf});
+    runs[static_cast<std::size_t>(k)] = run_with(text, ok);
+  }
+  return runs;
+}
+
 // Largest |sensitivity − difference of runs| over the run, relative to the largest |difference|,
 // for the channels `checked`. The runs' difference is Richardson's of central differences at ±Δ
 // and ±2Δ (truncation O(Δ⁴)): a run's accelerations and reactions carry round-off amplified by
@@ -95,15 +112,8 @@ void expect_matches_runs(const std::string& text, const std::string& path, doubl
   ASSERT_EQ(DirectSensitivity::unsupported(sys, lm.run), "");
   const ChannelSet channels = model_channels(lm, sys);
   const std::vector<std::vector<double>> rows = sensitivity_rows(text, o, path);
-  std::vector<std::vector<double>> runs[4];
-  for (int k = 0; k < 4; ++k) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", value + (k < 2 ? 1 : 2) * (k % 2 ? -step : step));
-    auto ok = o;
-    ok.push_back({path, buf});
-    runs[k] = run_with(text, ok);
-    ASSERT_EQ(runs[k].size(), rows.size());
-  }
+  const auto runs = perturbed_runs(text, o, path, value, step);
+  for (const auto& run : runs) ASSERT_EQ(run.size(), rows.size());
   const std::size_t nc = channels.names().size();
   for (const std::string& name : checked) {
     const auto c =
@@ -342,16 +352,9 @@ TEST(DirectSensitivity, KinematicFourBarAgainstIdentitiesAndWholeRuns) {
   System sys(lm.model);
   ASSERT_EQ(DirectSensitivity::unsupported(sys, lm.run), "");
   const std::vector<std::vector<double>> rows = sensitivity_rows(text, o, path);
-  std::vector<std::vector<double>> runs[4];
   const double step = 1e-3 * w;
-  for (int k = 0; k < 4; ++k) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", w + (k < 2 ? 1 : 2) * (k % 2 ? -step : step));
-    auto ok = o;
-    ok.push_back({path, buf});
-    runs[k] = run_with(text, ok);
-    ASSERT_EQ(runs[k].size(), rows.size());
-  }
+  const auto runs = perturbed_runs(text, o, path, w, step);
+  for (const auto& run : runs) ASSERT_EQ(run.size(), rows.size());
   ASSERT_GT(rows.size(), 10u);
   double worst[3] = {0, 0, 0}, scale[3] = {0, 0, 0};
   const double dt = 0.01 / static_cast<double>(rows.size() - 1);
