@@ -13,6 +13,7 @@
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "support/channel_recorder.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cs {
 namespace {
@@ -65,7 +66,7 @@ std::string mesh_model(double e, const std::string& dir, double z) {
 }
 
 TEST(MeshContactBounce, RestitutionMatchesTheAnalyticSpherePlane) {
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_mesh_bounce";
+  const auto dir = testing::test_temp_dir("clearsim_mesh_bounce");
   std::filesystem::create_directories(dir);
   const TriangleMesh sphere = sphere_mesh(0.1, 4);
   write_stl_binary(sphere, (dir / "sphere.stl").string());

@@ -16,6 +16,7 @@
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "support/channel_recorder.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cs {
 namespace {
@@ -61,7 +62,7 @@ class MeshFriction : public ::testing::Test {
     write_stl_binary(grid_box_mesh(Vec3(2, 2, 0.1), {4, 4, 1}), (dir_ / "plane.stl").string());
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_ = std::filesystem::temp_directory_path() / "clearsim_mesh_friction";
+  std::filesystem::path dir_ = testing::test_temp_dir("clearsim_mesh_friction");
 };
 
 TEST_F(MeshFriction, BoxSticksBelowStaticFrictionWithoutCreep) {

@@ -23,6 +23,7 @@
 #include "clearsim/solvers/simulation.hpp"
 #include "support/channel_recorder.hpp"
 #include "support/random_state.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cs::contact {
 namespace {
@@ -242,7 +243,7 @@ SlideRun run_slide(const std::string& dir, const std::string& margin) {
 }
 
 TEST(MeshCandidates, SlidingBoxRunIsTheSameWithAndWithoutReuse) {
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_mesh_candidates";
+  const auto dir = testing::test_temp_dir("clearsim_mesh_candidates");
   std::filesystem::create_directories(dir);
   write_stl_binary(box_mesh(Vec3(0.1, 0.1, 0.1)), (dir / "box.stl").string());
   write_stl_binary(grid_box_mesh(Vec3(2, 2, 0.1), {4, 4, 1}), (dir / "plane.stl").string());

@@ -28,6 +28,7 @@
 #include "clearsim/math/so3.hpp"
 #include "clearsim/model/model_builder.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
+#include "support/temp_dir.hpp"
 #include "testing/slider_crank.hpp"
 
 namespace cs {
@@ -92,7 +93,7 @@ TEST(VtkSeries, WritesShapesAndContactsThatReadBack) {
   System sys(model);
   State s = initial_state(sys);
   s.t = 0.25;
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_test";
+  const auto dir = testing::test_temp_dir("clearsim_vtk_test");
   std::filesystem::remove_all(dir);
   VtkSeries series(dir);
   series.write(sys, s);
@@ -135,7 +136,7 @@ TEST(VtkSeries, DrawsTheMechanismFromCentresToJoints) {
   const Model model = testing::slider_crank();
   System sys(model);
   const State s = initial_state(sys);
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_bodies_test";
+  const auto dir = testing::test_temp_dir("clearsim_vtk_bodies_test");
   std::filesystem::remove_all(dir);
   VtkSeries series(dir);
   series.write(sys, s);
@@ -205,7 +206,7 @@ TEST(VtkSeries, WritesTheGapsInContact) {
   EXPECT_NEAR(c.penetration, 0.05 - centre.z(), 1e-15);
   EXPECT_EQ(c.element, 0);
 
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_gap_test";
+  const auto dir = testing::test_temp_dir("clearsim_vtk_gap_test");
   std::filesystem::remove_all(dir);
   VtkSeries series(dir);
   series.write(sys, s, 1e-3);
@@ -257,7 +258,7 @@ TEST(VtkSeries, WritesTheToothPairsOfAnAnalyticGearMesh) {
   // wheel_torque is about −z (the wheel turns about −z when driven).
   EXPECT_NEAR(-torque_z, ch[4], 1e-3 * std::abs(ch[4]));
 
-  const auto dir = std::filesystem::temp_directory_path() / "clearsim_vtk_gear_test";
+  const auto dir = testing::test_temp_dir("clearsim_vtk_gear_test");
   std::filesystem::remove_all(dir);
   VtkSeries series(dir);
   series.write(sys, s);
