@@ -45,14 +45,17 @@ void number_attribute(hid_t object, const std::string& name, double value) {
 
 constexpr hsize_t kChunk = 4096;  // rows per HDF5 chunk (Hdf5Writer appends this many at a time)
 
-// An empty float64 dataset that grows in chunks.
+// An empty float64 dataset that grows in chunks, at `name` (a path: its groups are made too).
 hid_t growing_dataset(hid_t parent, const std::string& name, const std::string& unit) {
   const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = kChunk;
   const hid_t space = H5Screate_simple(1, &zero, &unlimited);
   const hid_t props = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(props, 1, &chunk);
+  const hid_t links = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(links, 1);
   const hid_t set =
-      H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
+      H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space, links, props, H5P_DEFAULT);
+  H5Pclose(links);
   H5Pclose(props);
   H5Sclose(space);
   if (set < 0) fail("cannot create the dataset '" + name + "'");
@@ -74,11 +77,8 @@ class File final : public cs::Hdf5File {
       for (const auto& [key, value] : spec.text_attributes) text_attribute(file_, key, value);
       for (const auto& [key, value] : spec.number_attributes) number_attribute(file_, key, value);
       sets_.push_back(growing_dataset(file_, "time", "s"));
-      const hid_t group = H5Gcreate2(file_, "channels", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-      if (group < 0) fail("cannot create the group 'channels'");
       for (std::size_t k = 0; k < spec.channels.size(); ++k)
-        sets_.push_back(growing_dataset(group, spec.channels[k], spec.units[k]));
-      H5Gclose(group);
+        sets_.push_back(growing_dataset(file_, spec.datasets[k], spec.units[k]));
       check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "cannot flush");
     } catch (...) {
       close();

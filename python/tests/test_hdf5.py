@@ -45,6 +45,32 @@ def test_every_channel_round_trips(tmp_path):
         assert f.attrs["solver.step"] == 1e-5 and f.attrs["solver.end"] == 0.02
 
 
+def test_derivative_columns_are_datasets_under_derivatives(tmp_path):
+    # An HDF5 name cannot hold the '/' of d(<channel>)/d(<path>): the column goes to
+    # /derivatives/<path>/<channel>, with the CSV's values bit for bit and its unit.
+    ideal = MODEL.parent.parent / "slider_crank_ideal" / "model.yaml"
+    args = ["--end", "0.002", "--sensitivity", "bodies.slider.mass", "-q"]
+    assert run_cli("run", ideal, "-o", tmp_path / "s.csv", *args).returncode == 0
+    proc = run_cli("run", ideal, "-o", tmp_path / "s.h5", *args)
+    assert proc.returncode == 0, proc.stderr
+    expected = read_csv(tmp_path / "s.csv")
+    with h5py.File(tmp_path / "s.h5", "r") as f:
+        names = f.attrs["channels"].split()
+        assert ["time"] + names == list(expected)
+        key = "d(crank_speed.torque)/d(bodies.slider.mass)"
+        assert key in names
+        for name in names:
+            if name.startswith("d("):
+                channel = name[2:name.index(")/d(")]
+                data = f["derivatives"]["bodies.slider.mass"][channel]
+            else:
+                data = f["channels"][name]
+            assert np.array_equal(data[()], expected[name]), name
+        unit = f["derivatives/bodies.slider.mass/crank_speed.torque"].attrs["units"]
+        assert unit == "N*m/[bodies.slider.mass]"
+        assert np.any(f["derivatives/bodies.slider.mass/crank_speed.torque"][()] != 0)
+
+
 def rows_in(path):
     try:
         with h5py.File(path, "r") as f:

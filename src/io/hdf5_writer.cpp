@@ -7,6 +7,21 @@
 
 namespace cs {
 
+namespace {
+
+// Where a column's values go: /channels/<channel>, or /derivatives/<path>/<channel> for the
+// column d(<channel>)/d(<path>) of a run with sensitivities (an HDF5 name cannot hold its '/').
+std::string dataset_of(const std::string& column) {
+  const std::string mid = ")/d(";
+  const std::size_t cut = column.find(mid);
+  if (column.rfind("d(", 0) == 0 && cut != std::string::npos && column.back() == ')')
+    return "derivatives/" + column.substr(cut + mid.size(), column.size() - 1 - cut - mid.size()) +
+           "/" + column.substr(2, cut - 2);
+  return "channels/" + column;
+}
+
+}  // namespace
+
 Hdf5Writer::Hdf5Writer(const std::string& path, const std::vector<std::string>& channels,
                        const ResultMetadata& metadata) {
   const std::filesystem::path p(path);
@@ -14,8 +29,11 @@ Hdf5Writer::Hdf5Writer(const std::string& path, const std::vector<std::string>& 
     std::error_code ec;
     std::filesystem::create_directories(p.parent_path(), ec);
   }
-  Hdf5FileSpec spec{path, channels, {}, metadata.text, metadata.numbers};
-  for (const auto& c : channels) spec.units.push_back(channel_unit(c));
+  Hdf5FileSpec spec{path, channels, {}, {}, metadata.text, metadata.numbers};
+  for (const auto& c : channels) {
+    spec.datasets.push_back(dataset_of(c));
+    spec.units.push_back(channel_unit(c));
+  }
   auto* open = plugin_function<Hdf5OpenFunction>("hdf5", kHdf5OpenSymbol);
   std::string error;
   file_.reset(open(spec, error));

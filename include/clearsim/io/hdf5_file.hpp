@@ -3,6 +3,8 @@
 // the plugin implements it without any symbol of libclearsim (plugin.hpp).
 //   /time                 float64 [rows], attribute units = "s"
 //   /channels/<channel>   float64 [rows], attribute units
+//   /derivatives/<path>/<channel>  the column d(<channel>)/d(<path>) of a run with sensitivities
+//                         (an HDF5 name cannot hold the '/' of the column's name)
 //   attributes of /       channels (names in order, one per line) and the ResultMetadata
 #pragma once
 
@@ -23,8 +25,9 @@ class Hdf5File {
 
 struct Hdf5FileSpec {
   std::string path;
-  std::vector<std::string> channels;
-  std::vector<std::string> units;  // one per channel
+  std::vector<std::string> channels;  // the column names (the file's `channels` attribute)
+  std::vector<std::string> datasets;  // one per channel: its dataset's path from the root
+  std::vector<std::string> units;     // one per channel
   std::vector<std::pair<std::string, std::string>> text_attributes;
   std::vector<std::pair<std::string, double>> number_attributes;
 };
