@@ -20,12 +20,11 @@ def _pandas(caller):
 def channel_unit(name):
     """The unit of a column of a result: "s" for time, the engine's unit of a channel ("m/s",
     "N", "1" for counts and ratios, "" when it has none, as `clearsim channels` prints them),
-    and "" for a derivative d(<channel>)/d(<path>) (the unit of a model-file value is not
-    known)."""
+    and for a derivative d(<channel>)/d(<path>) the channel's unit per unit of the parameter,
+    "<unit>/[<path>]" (a model-file value does not carry its unit), as the CSV's units line and
+    the HDF5 datasets name it."""
     if name == "time":
         return "s"
-    if name.startswith("d(") and ")/d(" in name:
-        return ""
     return _core.channel_unit(name)
 
 

@@ -49,7 +49,7 @@ def test_units_are_those_clearsim_channels_prints(result):
     assert all(units[c] == printed[c] for c in result.channels if c != "time")
 
 
-def test_derivative_columns_have_no_unit():
+def test_derivative_columns_have_the_channels_unit_per_parameter():
     ideal = MODEL.parents[1] / "slider_crank_ideal" / "model.yaml"
     r = clearsim.load(ideal, SHORT).run(channels=["slider.position.x"],
                                         sensitivities=["bodies.slider.mass"])
@@ -57,7 +57,7 @@ def test_derivative_columns_have_no_unit():
     key = "d(slider.position.x)/d(bodies.slider.mass)"
     assert np.array_equal(df[key].to_numpy(), r.derivative("slider.position.x",
                                                            "bodies.slider.mass"))
-    assert df.attrs["units"][key] == ""
+    assert df.attrs["units"][key] == "m/[bodies.slider.mass]"  # as the CSV's units line
     assert df.attrs["units"]["slider.position.x"] == "m"
 
 
