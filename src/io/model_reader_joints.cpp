@@ -67,8 +67,9 @@ bool can_carry_bearing_loss(JointType t) {
 std::vector<std::string> joint_keys(JointType t) {
   if (t == JointType::kUniversal) return {"type", "bodies", "at", "axes"};
   if (t == JointType::kRevolute)
-    return {"type", "bodies", "at", "axis", "clearance", "bearing_loss", "backlash"};
+    return {"type", "bodies", "at", "axis", "clearance", "bearing_loss", "backlash", "limits"};
   if (t == JointType::kCylindrical) return {"type", "bodies", "at", "axis", "bearing_loss"};
+  if (t == JointType::kPrismatic) return {"type", "bodies", "at", "axis", "limits"};
   if (needs_axis(t)) return {"type", "bodies", "at", "axis"};
   if (t == JointType::kSpherical) return {"type", "bodies", "at", "clearance"};
   return {"type", "bodies", "at"};
@@ -112,6 +113,11 @@ void read_joint(const Entry& e, Model& model, BacklashJoints& backlash) {
     backlash_c->fail_at_key(backlash_c->path() +
                             ": a joint has either radial clearance (clearance) or angular play "
                             "in its transmission (backlash), not both");
+  const auto limits_c = m.find("limits");
+  if (limits_c && m.has("clearance"))
+    limits_c->fail_at_key(limits_c->path() +
+                          ": a clearance joint has no joint angle to limit; limits are for the "
+                          "ideal joint");
 
   const Cursor bodies_c = m.need("bodies", "the two bodies it connects, [body_1, body_2]");
   const std::vector<Cursor> bodies = bodies_c.items("a list of two body names", 2);
@@ -148,6 +154,7 @@ void read_joint(const Entry& e, Model& model, BacklashJoints& backlash) {
     return add_joint(model, e.key, type, body_i, body_j, at_W, axis_W, axis2_W);
   });
   if (backlash_c) backlash.push_back(read_backlash(e, *backlash_c));
+  if (limits_c) read_joint_limits(e, *limits_c, index, model);
   if (!loss_c) return;
   joints::JointBearingLoss loss = read_bearing_loss(*loss_c);
   auto& joint = static_cast<joints::IdealJoint&>(*model.elements[index]);

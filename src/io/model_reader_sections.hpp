@@ -49,6 +49,10 @@ void add_driven_backlash(const Entry& e, BacklashSpec& spec, const Cursor& motio
 // <joint>_backlash.
 void add_held_backlash(const BacklashJoints& backlash, Model& model);
 
+// A revolute or prismatic joint's `limits` map (model_reader_limits.cpp): adds the stops as the
+// element <joint>_limits on the ideal joint model.elements[joint_index].
+void read_joint_limits(const Entry& joint, const Cursor& limits, int joint_index, Model& model);
+
 // model_reader_joints.cpp; `backlash` collects the joints with a backlash map.
 void read_joints(const Cursor& section, Model& model, BacklashJoints& backlash);
 void read_drivers(const Cursor& section, Model& model, BacklashJoints& backlash);

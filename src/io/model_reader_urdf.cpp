@@ -1,7 +1,8 @@
 // The `urdf:` key of a model file: the URDF robot's bodies, joints and collision shapes merged
 // into the document before it is read (docs/model-format.md, "URDF import"). The file's own
-// entries win: a joint the file also lists keeps the file's keys and gains the URDF's others, so
-// `joints: {elbow: {backlash: {...}}}` adds backlash to the imported elbow.
+// entries win: a joint the file also lists keeps the file's keys and gains the URDF's others (maps
+// merged key by key), so `joints: {elbow: {backlash: {...}}}` adds backlash to the imported elbow
+// and `joints: {elbow: {limits: {stiffness: 1.0e5}}}` changes only its stops' stiffness.
 #include <filesystem>
 
 #include "model_reader_sections.hpp"
@@ -10,6 +11,21 @@
 namespace cs::model_file {
 
 namespace {
+
+// Adds to the map `mine` the keys of `imported` it lacks; a map both have is merged the same way
+// (so `limits: {stiffness: ...}` keeps the URDF's bounds).
+void merge_map(YAML::Node mine, const YAML::Node& imported) {
+  const YAML::Node& const_mine = mine;
+  for (const auto& item : imported) {
+    const std::string key = item.first.Scalar();
+    YAML::Node entry = const_mine[key];
+    if (!entry)
+      mine[key] = item.second;
+    else if (entry.IsMap() && item.second.IsMap())
+      merge_map(entry, item.second);
+    // otherwise the file's value wins; the reader reports it if it is of the wrong kind
+  }
+}
 
 // Adds the imported entries of one section to the document's, the file's keys first.
 void merge_section(YAML::Node& doc, const std::string& section, const YAML::Node& imported) {
@@ -21,19 +37,7 @@ void merge_section(YAML::Node& doc, const std::string& section, const YAML::Node
     return;
   }
   if (!mine.IsMap()) return;  // the reader reports the file's section as it is
-  for (const auto& item : imported) {
-    const std::string name = item.first.Scalar();
-    const YAML::Node& const_mine = mine;
-    YAML::Node entry = const_mine[name];
-    if (!entry) {
-      mine[name] = item.second;
-      continue;
-    }
-    if (!entry.IsMap()) continue;  // the reader reports it
-    const YAML::Node& const_entry = entry;
-    for (const auto& key : item.second)
-      if (!const_entry[key.first.Scalar()]) entry[key.first.Scalar()] = key.second;
-  }
+  merge_map(mine, imported);
 }
 
 std::string urdf_path(const Cursor& c) {

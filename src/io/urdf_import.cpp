@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -190,15 +191,50 @@ void add_bodies(const urdf::ModelInterface& model, const UrdfScan& scan,
   }
 }
 
+// The stops of a joint's <limit>: its position range, with a stiffness sized so that the joint's
+// effort limit presses a stop in by 1 mrad (revolute) or 0.1 mm (prismatic) and a damping of
+// that stiffness × 1 ms (URDF gives neither; docs/model-format.md "URDF import"). Empty, with
+// `why`, where the stops cannot be sized or the range has no stop.
+YAML::Node limits_entry(const urdf::Joint& joint, std::string& why) {
+  const urdf::JointLimits& l = *joint.limits;
+  const bool revolute = joint.type == urdf::Joint::REVOLUTE;
+  if (!(l.effort > 0.0)) {
+    why = "no effort limit to size the stops";
+    return {};
+  }
+  if (revolute && l.upper - l.lower >= 2 * std::numbers::pi) {
+    why = "a range of a full turn or more";
+    return {};
+  }
+  const double stiffness = l.effort / (revolute ? 1e-3 : 1e-4);
+  YAML::Node n(YAML::NodeType::Map);
+  n["lower"] = number(l.lower);
+  n["upper"] = number(l.upper);
+  n["stiffness"] = number(stiffness);
+  n["damping"] = number(stiffness * 1e-3);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+
 void add_joints(const urdf::ModelInterface& model, const UrdfScan& scan,
                 const std::map<std::string, Frame>& frames, UrdfSections& out) {
   const std::string root = model.getRoot()->name;
-  std::vector<std::string> limited, dynamic, mimic;
+  std::vector<std::string> unlimited, dynamic, mimic;
   for (const std::string& name : scan.joints) {
     const auto joint = model.getJoint(name);
     const std::string parent = joint->parent_link_name == root ? "ground" : joint->parent_link_name;
-    out.joints[name] = joint_entry(*joint, parent, frames.at(joint->child_link_name));
-    if (joint->limits && joint->type != urdf::Joint::CONTINUOUS) limited.push_back(name);
+    YAML::Node entry = joint_entry(*joint, parent, frames.at(joint->child_link_name));
+    const bool limited =
+        joint->type == urdf::Joint::REVOLUTE || joint->type == urdf::Joint::PRISMATIC;
+    if (limited && joint->limits) {
+      std::string why;
+      YAML::Node limits = limits_entry(*joint, why);
+      if (limits.IsNull())
+        unlimited.push_back(name + ": " + why);
+      else
+        entry["limits"] = limits;
+    }
+    out.joints[name] = entry;
     if (joint->dynamics && (joint->dynamics->damping != 0.0 || joint->dynamics->friction != 0.0))
       dynamic.push_back(name);
     if (joint->mimic) mimic.push_back(name);
@@ -206,12 +242,10 @@ void add_joints(const urdf::ModelInterface& model, const UrdfScan& scan,
   auto note = [&](const std::vector<std::string>& names, const std::string& what) {
     if (names.empty()) return;
     std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    for (const auto& n : names) list += (list.empty() ? "" : "; ") + n;
     out.notes.push_back(what + " (" + list + ")");
   };
-  note(limited,
-       "the position, effort and velocity limits of the joints are read but not enforced: clearsim "
-       "has no joint-limit element");
+  note(unlimited, "position limits not enforced; give the joint a `limits` map to enforce them");
   note(dynamic, "<dynamics> damping and friction are not imported");
   note(mimic, "<mimic> couplings are not imported");
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "clearsim/elements/forces/axial_torque.hpp"
+#include "clearsim/elements/forces/stop_law.hpp"
 #include "clearsim/elements/joints/constraint_primitives.hpp"
 
 namespace cs::forces {
@@ -22,7 +23,7 @@ struct JointBacklash::Stop {
   double motor_angle = 0.0;
   double motor_rate = 0.0;
   double lost_motion = 0.0;  // δ = θ − θ_m
-  AxialTorque law;           // zero inside the play and while the stop would pull
+  StopResult stop;           // zero inside the play and while the stop would pull
 };
 
 JointBacklash::JointBacklash(std::string name, Marker joint_marker_i, Marker joint_marker_j,
@@ -47,34 +48,26 @@ JointBacklash::Stop JointBacklash::evaluate(const ElementInput& in) const {
   // Unwrapped to within π of the motor angle, so a joint turned many times stays continuous.
   s.angle = joints::relative_angle(*in.i, mi_.R_BM, *in.j, mj_.R_BM, s.motor_angle, false);
   s.lost_motion = s.angle.theta - s.motor_angle;
-  const double side = s.lost_motion >= 0.0 ? 1.0 : -1.0;
-  const double penetration = side * s.lost_motion - 0.5 * p_.play;
-  if (penetration <= 0.0) return s;
-  const double rate = side * (s.angle.theta_dot - s.motor_rate);
-  const double push = p_.stiffness * penetration + p_.damping * rate;
-  if (push <= 0.0) return s;  // separating faster than the spring pushes: the stop lets go
-  s.law.torque = -side * push;
-  s.law.dtorque_dangle = -p_.stiffness;  // −s·k·s
-  s.law.dtorque_drate = -p_.damping;
+  const double h = 0.5 * p_.play;
+  s.stop = dead_zone_stop(s.angle.theta, s.angle.theta_dot, s.motor_angle - h, s.motor_angle + h,
+                          s.motor_rate, p_.stiffness, p_.damping);
   return s;
 }
 
 void JointBacklash::force(const ElementInput& in, ForceBlock& out, bool tangents) const {
   const Stop s = evaluate(in);
-  if (s.law.torque == 0.0) return;
-  add_axial_torque(in, mi_.R_BM, mj_.R_BM, s.angle, s.law, out, tangents);
+  if (s.stop.law.torque == 0.0) return;
+  add_axial_torque(in, mi_.R_BM, mj_.R_BM, s.angle, s.stop.law, out, tangents);
 }
 
 double JointBacklash::potential_energy(const ElementInput& in) const {
-  const Stop s = evaluate(in);
-  const double side = s.lost_motion >= 0.0 ? 1.0 : -1.0;
-  const double penetration = side * s.lost_motion - 0.5 * p_.play;
-  return penetration > 0.0 ? 0.5 * p_.stiffness * penetration * penetration : 0.0;
+  const double p = evaluate(in).stop.penetration;
+  return p > 0.0 ? 0.5 * p_.stiffness * p * p : 0.0;
 }
 
 double JointBacklash::delivered_power(const ElementInput& in) const {
   const Stop s = evaluate(in);
-  return s.law.torque * s.motor_rate;
+  return s.stop.law.torque * s.motor_rate;
 }
 
 std::vector<std::string> JointBacklash::channel_names() const {
@@ -89,9 +82,9 @@ double JointBacklash::channel_value(int k, const ElementInput& in, const double*
     case 1:
       return s.motor_rate;
     case 2:
-      return s.law.torque;
+      return s.stop.law.torque;
     case 3:
-      return s.law.torque * s.motor_rate;
+      return s.stop.law.torque * s.motor_rate;
     default:
       return s.lost_motion;
   }

@@ -9,6 +9,7 @@
 
 #include "clearsim/elements/element.hpp"
 #include "clearsim/math/finite_difference.hpp"
+#include "clearsim/model/body.hpp"
 #include "support/random_state.hpp"
 
 namespace cs::testing {
@@ -72,5 +73,13 @@ inline void expect_force_is_minus_gradient(const Element& e, const BodyKinematic
 
 // A body at rest in the reference pose: what the assembly hands in for ground.
 inline BodyKinematics ground() { return BodyKinematics{}; }
+
+inline Marker marker_at(int body, const Vec3& p_B, const Mat3& R_BM = Mat3::Identity()) {
+  Marker m;
+  m.body = body;
+  m.p_B = p_B;
+  m.R_BM = R_BM;
+  return m;
+}
 
 }  // namespace cs::testing

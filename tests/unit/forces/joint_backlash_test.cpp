@@ -21,13 +21,7 @@ using forces::MotorMotion;
 constexpr double kPlay = 0.01;  // b [rad]
 const BacklashParams kParams{kPlay, 2.0e3, 5.0};
 
-Marker marker_at(int body, const Vec3& p_B, const Mat3& R_BM = Mat3::Identity()) {
-  Marker m;
-  m.body = body;
-  m.p_B = p_B;
-  m.R_BM = R_BM;
-  return m;
-}
+using testing::marker_at;
 
 // Body j turned by `angle` about world z from the ground, spinning at `rate` about z.
 BodyKinematics turned(double angle, double rate) {

@@ -25,13 +25,7 @@ Marker random_marker(std::mt19937& rng, int body) {
   return m;
 }
 
-Marker marker_at(int body, const Vec3& p_B, const Mat3& R_BM = Mat3::Identity()) {
-  Marker m;
-  m.body = body;
-  m.p_B = p_B;
-  m.R_BM = R_BM;
-  return m;
-}
+using testing::marker_at;
 
 // Markers of a revolute joint between bi and bj at relative angle `angle`: marker j's z axis is
 // aligned with marker i's, its x axis turned by `angle` about it.

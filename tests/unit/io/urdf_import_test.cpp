@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "clearsim/elements/forces/joint_limit.hpp"
 #include "clearsim/elements/joints/ideal_joint.hpp"
 #include "clearsim/geometry/triangle_mesh.hpp"
 #include "clearsim/io/channels.hpp"
@@ -123,10 +124,50 @@ TEST(UrdfImport, MassesInertiasAndAxesEqualTheFile) {
   const auto& slide = joint(m, "slide");
   EXPECT_EQ(slide.type(), joints::JointType::kPrismatic);
   EXPECT_LT((axis_W(m, slide) - R2 * Vec3(1, 0, 0)).norm(), 1e-15);
-  // The limits are read but not enforced, and the model says so.
+  // The prismatic joint's <limit> becomes its stops: the range, a stiffness that the effort
+  // (10 N) presses in by 0.1 mm, damping that stiffness × 1 ms.
+  EXPECT_TRUE(lm.warnings.empty());
+  const auto* stops = dynamic_cast<const forces::JointLimit*>(m.find_element("slide_limits"));
+  ASSERT_NE(stops, nullptr);
+  EXPECT_EQ(stops->params().lower, 0.0);
+  EXPECT_EQ(stops->params().upper, 0.2);
+  EXPECT_DOUBLE_EQ(stops->params().stiffness, 1.0e5);
+  EXPECT_DOUBLE_EQ(stops->params().damping, 100.0);
+}
+
+TEST(UrdfImport, LimitsMapMergesKeyByKey) {
+  const fs::path dir = scratch("limits_merge");
+  write(dir / "two.urdf", kTwoLinks);
+  const LoadedModel lm =
+      load_model_string("urdf: two.urdf\njoints:\n  slide: {limits: {stiffness: 3.0e5}}\n",
+                        (dir / "model.yaml").string());
+  const auto* stops =
+      dynamic_cast<const forces::JointLimit*>(lm.model.find_element("slide_limits"));
+  ASSERT_NE(stops, nullptr);
+  EXPECT_EQ(stops->params().stiffness, 3.0e5);  // the file's
+  EXPECT_EQ(stops->params().upper, 0.2);        // the URDF's
+  EXPECT_DOUBLE_EQ(stops->params().damping, 100.0);
+}
+
+// A limit without effort cannot size its stops, and a range of a full turn has none: both are
+// left out and named in one warning.
+TEST(UrdfImport, LimitsThatCannotBeStopsAreNamed) {
+  const fs::path dir = scratch("limits_unsized");
+  std::string urdf = kTwoLinks;
+  urdf.replace(urdf.find("effort=\"10\""), 11, "effort=\"0\"");
+  urdf.replace(urdf.find("type=\"continuous\""), 17, "type=\"revolute\"");
+  urdf.replace(
+      urdf.find("<axis xyz=\"0 1 1\"/>"), 19,
+      "<axis xyz=\"0 1 1\"/><limit lower=\"-4\" upper=\"4\" effort=\"5\" velocity=\"1\"/>");
+  write(dir / "two.urdf", urdf);
+  const LoadedModel lm = load_model_string("urdf: two.urdf\n", (dir / "model.yaml").string());
+  EXPECT_EQ(lm.model.find_element("slide_limits"), nullptr);
+  EXPECT_EQ(lm.model.find_element("hinge_limits"), nullptr);
   ASSERT_EQ(lm.warnings.size(), 1u);
-  EXPECT_NE(lm.warnings[0].find("not enforced"), std::string::npos) << lm.warnings[0];
-  EXPECT_NE(lm.warnings[0].find("(slide)"), std::string::npos) << lm.warnings[0];
+  const std::string& w = lm.warnings[0];
+  EXPECT_NE(w.find("position limits not enforced"), std::string::npos) << w;
+  EXPECT_NE(w.find("hinge: a range of a full turn or more"), std::string::npos) << w;
+  EXPECT_NE(w.find("slide: no effort limit"), std::string::npos) << w;
 }
 
 TEST(UrdfImport, ExampleArmMatchesTheFile) {
