@@ -21,11 +21,9 @@ const std::vector<std::pair<std::string, ForceType>> kForceTypes = {
     {"speed_torque", ForceType::kSpeedTorque}};
 
 const std::vector<std::pair<std::string, TimeFunction::Kind>> kFunctionTypes = {
-    {"constant", TimeFunction::Kind::kConstant},
-    {"ramp", TimeFunction::Kind::kRamp},
-    {"polynomial", TimeFunction::Kind::kPolynomial},
-    {"harmonic", TimeFunction::Kind::kHarmonic},
-    {"smooth_step", TimeFunction::Kind::kSmoothStep}};
+    {"constant", TimeFunction::Kind::kConstant},      {"ramp", TimeFunction::Kind::kRamp},
+    {"polynomial", TimeFunction::Kind::kPolynomial},  {"harmonic", TimeFunction::Kind::kHarmonic},
+    {"smooth_step", TimeFunction::Kind::kSmoothStep}, {"fourier", TimeFunction::Kind::kFourier}};
 
 // The unit of a rate of a quantity in `unit`: "m" -> "m/s", "rad/s" -> "(rad/s)/s".
 std::string per_second(const std::string& unit) {
@@ -85,6 +83,22 @@ TimeFunction read_function_map(const Cursor& c, const std::string& unit, const s
       if (!(t1 > t0)) t1_c.expected("a time after t0 = " + format_number(t0) + " s");
       const double v1 = read_number(m.need("v1", value_what), unit);
       return TimeFunction::smooth_step(t0, v0, t1, v1);
+    }
+    case TimeFunction::Kind::kFourier: {
+      m.allow_only(where, {"type", "frequency", "offset", "cosines", "sines"});
+      const double frequency = read_positive(
+          m.need("frequency", "the fundamental frequency, a positive number [Hz]"), "Hz");
+      const auto coefficients = [&](const char* key) {
+        const auto list = m.find(key);
+        return list ? read_numbers(*list, unit, 1) : std::vector<double>{};
+      };
+      std::vector<double> cosines = coefficients("cosines"), sines = coefficients("sines");
+      if (cosines.empty() && sines.empty())
+        c.fail_at_key(c.path() +
+                      ": a fourier function needs `cosines` or `sines` (the amplitudes of its "
+                      "harmonics); a constant is `value`");
+      return TimeFunction::fourier(frequency, optional_number(m, "offset", unit, 0.0),
+                                   std::move(cosines), std::move(sines));
     }
   }
   c.expected(what);

@@ -15,6 +15,7 @@ class TimeFunction {
     kPolynomial,  // Σ c_k t^k
     kHarmonic,    // offset + amplitude·sin(2π·frequency·t + phase)
     kSmoothStep,  // cubic (Adams STEP) blend from v0 at t0 to v1 at t1, constant outside
+    kFourier,     // offset + Σ_k a_k cos(kωt) + b_k sin(kωt), ω = 2π·frequency
   };
 
   static TimeFunction constant(double c);
@@ -23,6 +24,10 @@ class TimeFunction {
   static TimeFunction harmonic(double amplitude, double frequency_hz, double phase_rad,
                                double offset);
   static TimeFunction smooth_step(double t0, double v0, double t1, double v1);
+  // A periodic function of fundamental `frequency_hz` > 0 with mean `offset`: cosines a_1..a_n and
+  // sines b_1..b_n of the harmonics 1..n (the shorter list padded with zeros).
+  static TimeFunction fourier(double frequency_hz, double offset, std::vector<double> cosines,
+                              std::vector<double> sines);
 
   double value(double t) const;
   double d1(double t) const;        // d/dt
