@@ -1,0 +1,116 @@
+// TreeAlpha's recursive iteration matrix (ArticulatedSolver) in whole runs: the same steps as the
+// dense iteration matrix (the same scheme and matrix, so the same motion to the Newton stop) and
+// the same motion as body poses to the integration error, on a planar chain, a binary tree of
+// mixed joints and a spatial chain closed by a joint to ground; and a massless driven leaf, which
+// the recursion cannot invert, handed to body poses with the body named.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "bench/support/planar_chain_model.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/tree_alpha.hpp"
+#include "support/tree_models.hpp"
+
+namespace cs {
+namespace {
+
+using Matrix = TreeAlpha::IterationMatrix;
+
+struct Run {
+  State end;
+  double iterations_per_step = 0.0, factorizations_per_step = 0.0;
+  std::string name;
+  bool recursive = false;
+};
+
+// `steps` steps of h from the consistent initial state, in joint coordinates with the iteration
+// matrix `matrix`, or in body poses without one.
+Run run(const Model& model, double h, int steps, std::optional<Matrix> matrix) {
+  System sys(model);
+  SolverSettings st;
+  st.analysis = Analysis::kDynamic;
+  st.step = h;
+  st.end = h * steps;
+  st.coordinates = matrix ? CoordinateChoice::kJoint : CoordinateChoice::kAbsolute;
+  State s = initial_state(sys, 0.0);
+  std::vector<std::string> notes;
+  EXPECT_TRUE(make_consistent(sys, s, st.newton_tol, notes).ok);
+  std::unique_ptr<Integrator> integrator;
+  TreeAlpha* tree = nullptr;
+  if (matrix) {
+    EXPECT_TRUE(TreeAlpha::applies(sys, st, nullptr));
+    auto t = std::make_unique<TreeAlpha>(sys, st);
+    t->set_iteration_matrix(*matrix);
+    tree = t.get();
+    integrator = std::move(t);
+  } else {
+    integrator = std::make_unique<GeneralizedAlpha>(sys, st);
+  }
+  Run r;
+  long iterations = 0, factorizations = 0;
+  for (int k = 0; k < steps; ++k) {
+    const StepResult res = integrator->step(s, h);
+    EXPECT_TRUE(res.converged) << res.message;
+    if (!res.converged) break;
+    iterations += res.iterations;
+    factorizations += res.factorizations;
+  }
+  r.end = s;
+  r.iterations_per_step = static_cast<double>(iterations) / steps;
+  r.factorizations_per_step = static_cast<double>(factorizations) / steps;
+  r.name = integrator->name();
+  r.recursive = tree != nullptr && tree->recursive();
+  return r;
+}
+
+// max over bodies of |x_a − x_b| [m].
+double position_difference(const State& a, const State& b) {
+  double d = 0.0;
+  for (std::size_t k = 0; k < a.x_W.size(); ++k) d = std::max(d, (a.x_W[k] - b.x_W[k]).norm());
+  return d;
+}
+
+// Recursive vs dense: the same to well within the Newton stop (both stop on the same test at
+// nearly the same iterates); vs body poses: the integration error.
+void expect_paths_agree(const char* what, const Model& model, double h, int steps,
+                        double body_pose_tol) {
+  const Run rec = run(model, h, steps, Matrix::kRecursive);
+  const Run dense = run(model, h, steps, Matrix::kDense);
+  const Run body = run(model, h, steps, std::nullopt);
+  EXPECT_TRUE(rec.recursive);
+  EXPECT_FALSE(dense.recursive);
+  const double d_dense = position_difference(rec.end, dense.end);
+  const double d_body = position_difference(rec.end, body.end);
+  std::printf(
+      "[ tree ] %s: recursive vs dense %.2e m, vs body poses %.2e m; it/step %.2f / %.2f / %.2f, "
+      "factorizations/step %.3f / %.3f\n",
+      what, d_dense, d_body, rec.iterations_per_step, dense.iterations_per_step,
+      body.iterations_per_step, rec.factorizations_per_step, dense.factorizations_per_step);
+  EXPECT_LT(d_dense, 1e-9);
+  EXPECT_LT(d_body, body_pose_tol);
+  // The same matrix (no force couplings here): the same iterations, give or take a stop decided
+  // at round-off.
+  EXPECT_NEAR(rec.iterations_per_step, dense.iterations_per_step, 0.05);
+}
+
+TEST(TreeRecursive, PlanarChainAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree("planar chain, 40 links", bench::planar_pendulum_chain(40), 1e-4, 500, 1e-6);
+}
+
+TEST(TreeRecursive, BinaryTreeOfMixedJointsAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree(
+      "binary tree, 31 bodies",
+      testing::random_tree(testing::binary_parents(31), 5, testing::TreeJoints::kMixed), 1e-4, 500,
+      1e-6);
+}
+
+TEST(TreeRecursive, ChainClosedByAJointAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree("closed spherical chain, 20 links", testing::closed_spherical_chain(20), 1e-4,
+                     500, 1e-6);
+}
+
+}  // namespace
+}  // namespace cs
