@@ -37,7 +37,7 @@ constexpr int kInverseSize = 24;
 // From this many coordinates the iteration matrix is factorized recursively (O(bodies)) rather
 // than densely (O(n³), but a small inverse applied by one product per iteration): see
 // docs/PERFORMANCE.md, chains, for the measured crossover.
-constexpr int kRecursiveFrom = 24;
+constexpr int kRecursiveFrom = 20;
 
 // Rows B_b of a constraint block on bodies bi, bj (cb.m of them) in joint coordinates, B_b J,
 // into rows [row, row + m) of B_red: through J when it is formed, else as Jᵀ of each row taken as
