@@ -405,8 +405,15 @@ StepResult TreeAlpha::step(State& s, double h) {
   // (100 links of chain_scaling_bench.cpp) stops contracting, where body poses, whose mass
   // iteration adds the joints' stiffness blocks, converge. Under `auto` such a run goes on in
   // body poses from the step's start (which the failed step left unchanged).
+  // A singular articulated inertia met along the motion is named as at the start.
   std::ostringstream why;
-  why << "Newton did not converge in joint coordinates at t = " << s.t + h << " s";
+  if (articulated_.singular_body() >= 0) {
+    why << "the articulated inertia of body '"
+        << sys_.model().bodies[articulated_.singular_body()].name
+        << "' is singular along its joint";
+  } else {
+    why << "Newton did not converge in joint coordinates at t = " << s.t + h << " s";
+  }
   go_to_body_poses(s, why.str(), false);
   return body_poses_->step(s, h);
 }
