@@ -3,6 +3,9 @@
 // (LinearSolverKind::kAuto: dense LU up to 150 unknowns, sparse LU above; unknowns = 6N + 3N), and
 // as shipped (joint coordinates, 3N of them, up to 200).
 // The consistent-initial-condition phase (make_consistent) is timed separately.
+// Planar chains (BM_PlanarChain): N revolute links at h = 1e-4 s, the peers' case
+// (bench/peers/), for 0.2 s and 1 s, with the iteration matrix dense, recursive or chosen as
+// shipped: the recursive path's scaling and the crossover between the two.
 #include <benchmark/benchmark.h>
 
 #include <ctime>
@@ -14,7 +17,10 @@
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/integrator_factory.hpp"
+#include "clearsim/solvers/tree_alpha.hpp"
+#include "peers/planar_chain_start.hpp"
 #include "support/pendulum_chain_model.hpp"
+#include "support/planar_chain_model.hpp"
 
 namespace cs::bench {
 namespace {
@@ -180,6 +186,56 @@ BENCHMARK(BM_ChainMakeConsistent)
     ->Arg(100)
     ->Arg(300)
     ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
+
+// N-link planar chain, h = 1e-4 s, `steps` steps in joint coordinates with the iteration matrix
+// range(2): 0 as shipped (kAuto), 1 dense, 2 recursive. CPU time of the steps alone.
+void BM_PlanarChain(benchmark::State& state) {
+  constexpr double h = 1e-4;
+  const int links = static_cast<int>(state.range(0));
+  const long steps = state.range(1);
+  const auto matrix = static_cast<TreeAlpha::IterationMatrix>(state.range(2));
+  const Model model = planar_pendulum_chain(links);
+  System sys(model);
+  SolverSettings st;  // shipped defaults
+  st.step = h;
+  const State start = planar_chain_start(sys);
+  long iterations = 0, factorizations = 0, total = 0;
+  double cpu = 0.0;
+  std::string name;
+  for (auto _ : state) {
+    State s = start;
+    TreeAlpha integrator(sys, st);
+    integrator.set_iteration_matrix(matrix);
+    const double t0 = cpu_seconds();
+    for (long k = 0; k < steps; ++k) {
+      const StepResult r = integrator.step(s, h);
+      if (!r.converged) {
+        state.SkipWithError(("planar chain step failed: " + r.message).c_str());
+        return;
+      }
+      iterations += r.iterations;
+      factorizations += r.factorizations;
+    }
+    const double dt = cpu_seconds() - t0;
+    cpu += dt;
+    total += steps;
+    state.SetIterationTime(dt);
+    name = integrator.recursive() ? "recursive" : "dense";
+  }
+  const double n = static_cast<double>(total);
+  state.counters["steps/s"] = n / cpu;
+  state.counters["us/body/step"] = 1e6 * cpu / (n * links);
+  state.counters["it/step"] = static_cast<double>(iterations) / n;
+  state.counters["fact/step"] = static_cast<double>(factorizations) / n;
+  state.SetLabel(name);
+}
+BENCHMARK(BM_PlanarChain)
+    ->ArgNames({"N", "steps", "matrix"})
+    ->ArgsProduct({{10, 90, 1000, 10000}, {2000, 10000}, {0}})
+    ->ArgsProduct({{6, 8, 10, 12, 16, 20, 24, 30, 40}, {2000, 10000}, {1, 2}})
+    ->UseManualTime()
+    ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -307,62 +307,68 @@ void JointTree::jacobian(const std::vector<BodyKinematics>& kin, MatX& J) const 
   }
 }
 
-void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
-                               MatX& A) const {
+void JointTree::spatial_links(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
+                              std::vector<SpatialLink>& out) const {
   const int nb = num_bodies();
-  // Motions are (ω; v_O): angular velocity and velocity of the point at the world origin. Body
-  // b's coordinates are X_b (ω; v_O) with X_b = [−[x_b]×, I; R_bᵀ, 0], and its block about the
-  // origin X_bᵀ D_b X_b.
-  composite_.resize(nb);
-  for (int b = 0; b < nb; ++b) {
-    Mat6 X = Mat6::Zero();
-    X.block<3, 3>(0, 0) = -so3::skew(kin[b].x_W);
-    X.block<3, 3>(0, 3).setIdentity();
-    X.block<3, 3>(3, 0) = kin[b].R_WB.transpose();
-    composite_[b].noalias() = X.transpose() * D[b] * X;
-  }
-  // Per link, its joint's motion columns (ω; v_O): up to 3 (workspace: no allocation per call).
-  std::vector<Eigen::Matrix<double, 6, 3>>& S = motion_cols_;
-  std::vector<int>& ncols = motion_ncols_;
-  S.resize(nb);
-  ncols.assign(nb, 0);
+  out.resize(nb);
   for (int l = 0; l < nb; ++l) {
     const Link& L = links_[l];
+    SpatialLink& s = out[l];
+    s.body = L.body;
+    s.parent_link = L.parent == kGround ? -1 : link_of_[L.parent];
+    s.coord = L.coord;
+    // Body b's coordinates are X_b (ω; v_O) with X_b = [−[x_b]×, I; R_bᵀ, 0]: its block about
+    // the origin is X_bᵀ D_b X_b, written out by 3 × 3 blocks (X is sparse).
+    const Mat6& Db = D[L.body];
+    const Mat3 xs = so3::skew(kin[L.body].x_W);
+    const Mat3& R = kin[L.body].R_WB;
+    // D X = [−D11 [x]× + D12 Rᵀ, D11; −D21 [x]× + D22 Rᵀ, D21] (D_ij its 3 × 3 blocks).
+    const Mat3 DX1 = -Db.block<3, 3>(0, 0) * xs + Db.block<3, 3>(0, 3) * R.transpose();
+    const Mat3 DX2 = -Db.block<3, 3>(3, 0) * xs + Db.block<3, 3>(3, 3) * R.transpose();
+    // Xᵀ = [[x]×, R; I, 0] ([x]×ᵀ = −[x]×).
+    s.I_O.block<3, 3>(0, 0).noalias() = xs * DX1 + R * DX2;
+    s.I_O.block<3, 3>(0, 3).noalias() = xs * Db.block<3, 3>(0, 0) + R * Db.block<3, 3>(3, 0);
+    s.I_O.block<3, 3>(3, 0) = DX1;
+    s.I_O.block<3, 3>(3, 3) = Db.block<3, 3>(0, 0);
     if (L.kind == Kind::kPrismatic) {
-      S[l].col(0) << Vec3::Zero(), axis_W_[l];
-      ncols[l] = 1;
-    } else if (L.kind != Kind::kFixed) {
-      ncols[l] = L.kind == Kind::kSpherical ? 3 : 1;
-      for (int k = 0; k < ncols[l]; ++k) {
+      s.S.col(0) << Vec3::Zero(), axis_W_[l];
+      s.ncols = 1;
+    } else if (L.kind == Kind::kFixed) {
+      s.ncols = 0;
+    } else {
+      s.ncols = L.kind == Kind::kSpherical ? 3 : 1;
+      for (int k = 0; k < s.ncols; ++k) {
         const Vec3 a = motion_axis(l, k, kin);
-        S[l].col(k) << a, anchor_W_[l].cross(a);
+        s.S.col(k) << a, anchor_W_[l].cross(a);
       }
     }
   }
+}
+
+void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
+                               MatX& A) const {
+  const int nb = num_bodies();
+  spatial_links(kin, D, spatial_);
   A.setZero(num_coords_, num_coords_);
-  for (int l = nb - 1; l >= 0; --l) {  // children first: composite_ holds whole subtrees
-    const Link& L = links_[l];
-    const Mat6& C = composite_[L.body];
-    const int nl = ncols[l];
+  for (int l = nb - 1; l >= 0; --l) {  // children first: I_O becomes the subtree's C_l
+    const SpatialLink& L = spatial_[l];
+    const Mat6& C = L.I_O;
+    const int nl = L.ncols;
     if (nl > 0) {
-      const auto Sl = S[l].leftCols(nl);
+      const auto Sl = L.S.leftCols(nl);
       const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 3> CS = C * Sl;
       const Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 3, 6> SC = Sl.transpose() * C;
       A.block(L.coord, L.coord, nl, nl) = Sl.transpose() * CS;
       // With every ancestor k: A(k, l) = S_kᵀ C S_l and A(l, k) = S_lᵀ C S_k.
-      for (int parent = L.parent; parent != kGround;) {
-        const int k = link_of_[parent];
-        const Link& P = links_[k];
-        const int nk = ncols[k];
-        if (nk > 0) {
-          const auto Sk = S[k].leftCols(nk);
-          A.block(P.coord, L.coord, nk, nl) = Sk.transpose() * CS;
-          A.block(L.coord, P.coord, nl, nk) = SC * Sk;
-        }
-        parent = P.parent;
+      for (int k = L.parent_link; k >= 0; k = spatial_[k].parent_link) {
+        const SpatialLink& P = spatial_[k];
+        if (P.ncols == 0) continue;
+        const auto Sk = P.S.leftCols(P.ncols);
+        A.block(P.coord, L.coord, P.ncols, nl) = Sk.transpose() * CS;
+        A.block(L.coord, P.coord, nl, P.ncols) = SC * Sk;
       }
     }
-    if (L.parent != kGround) composite_[L.parent] += C;
+    if (L.parent_link >= 0) spatial_[L.parent_link].I_O += C;
   }
 }
 

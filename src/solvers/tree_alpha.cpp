@@ -34,9 +34,41 @@ constexpr long kJudgeSteps = 32;
 constexpr double kMaxFactorRate = 0.5;
 // Iteration matrices up to this size are solved through their inverse (see factor()).
 constexpr int kInverseSize = 24;
-// Joint coordinates pay a dense iteration matrix of their own size; beyond this many the sparse
-// absolute coordinates are the faster choice.
-constexpr int kMaxCoordinates = 200;
+// From this many coordinates the iteration matrix is factorized recursively (O(bodies)) rather
+// than densely (O(n³), but a small inverse applied by one product per iteration): see
+// docs/PERFORMANCE.md, chains, for the measured crossover.
+constexpr int kRecursiveFrom = 20;
+
+// Rows B_b of a constraint block on bodies bi, bj (cb.m of them) in joint coordinates, B_b J,
+// into rows [row, row + m) of B_red: through J when it is formed, else as Jᵀ of each row taken as
+// a body force (JointTree::transpose_times, O(bodies) per row, no J).
+void reduce_rows(const JointTree& tree, const std::vector<BodyKinematics>& kin,
+                 const ConstraintBlock& cb, int bi, int bj, const MatX* J, int row, MatX& B_red) {
+  if (J != nullptr) {
+    B_red.middleRows(row, cb.m).setZero();
+    if (bi != kGround)
+      B_red.middleRows(row, cb.m).noalias() += cb.B.block(0, 0, cb.m, 6) * J->middleRows(6 * bi, 6);
+    if (bj != kGround)
+      B_red.middleRows(row, cb.m).noalias() += cb.B.block(0, 6, cb.m, 6) * J->middleRows(6 * bj, 6);
+    return;
+  }
+  VecX y = VecX::Zero(6 * tree.num_bodies()), y_red;
+  for (int r = 0; r < cb.m; ++r) {
+    if (bi != kGround) y.segment<6>(6 * bi) = cb.B.block<1, 6>(r, 0).transpose();
+    if (bj != kGround) y.segment<6>(6 * bj) += cb.B.block<1, 6>(r, 6).transpose();
+    tree.transpose_times(kin, y, y_red);
+    B_red.row(row + r) = y_red.transpose();
+    if (bi != kGround) y.segment<6>(6 * bi).setZero();
+    if (bj != kGround) y.segment<6>(6 * bj).setZero();
+  }
+}
+
+// Whether a tree of n coordinates takes the recursive path.
+bool choose_recursive(TreeAlpha::IterationMatrix choice, int n, bool nsga) {
+  if (choice != TreeAlpha::IterationMatrix::kAuto)
+    return choice == TreeAlpha::IterationMatrix::kRecursive;
+  return !nsga && n >= kRecursiveFrom;
+}
 
 using newton_stop::kNoiseBand;
 using newton_stop::kStepErrorFraction;
@@ -65,8 +97,6 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
   const State s0 = initial_state(sys);
   const std::optional<JointTree> tree = JointTree::build(sys, s0, why);
   if (!tree) return false;
-  if (tree->num_coordinates() > kMaxCoordinates)
-    return refuse("more than " + std::to_string(kMaxCoordinates) + " joint coordinates");
   if (nsga && tree->num_coordinates() + tree->num_loop_rows() + sys.num_gaps() >= kDenseLimit)
     return refuse("NSGA with more than " + std::to_string(kDenseLimit) +
                   " joint coordinates, loop rows and contacts");
@@ -80,9 +110,8 @@ bool TreeAlpha::applies(const System& sys, const SolverSettings& st, std::string
   tree->kinematics(VecX::Zero(tree->num_coordinates()),
                    std::vector<Mat3>(tree->rotation_slots().size(), Mat3::Identity()),
                    VecX::Zero(tree->num_coordinates()), kin);
-  MatX J, B(tree->num_loop_rows(), tree->num_coordinates());
-  tree->jacobian(kin, J);
-  loop_rows(sys, *tree, kin, s0.t, nullptr, &J, &B, nullptr);
+  MatX B(tree->num_loop_rows(), tree->num_coordinates());
+  loop_rows(sys, *tree, kin, s0.t, nullptr, nullptr, &B, nullptr);
   Eigen::ColPivHouseholderQR<MatX> qr(B.transpose());
   qr.setThreshold(1e-9);
   if (qr.rank() < B.rows())
@@ -109,15 +138,7 @@ void TreeAlpha::loop_rows(const System& sys, const JointTree& tree,
     const int bi = el.body_i(), bj = el.body_j();
     if (phi) phi->segment(row, cb.m) = cb.phi.head(cb.m);
     if (phi_t) phi_t->segment(row, cb.m) = cb.phi_t.head(cb.m);
-    if (B_red) {
-      B_red->middleRows(row, cb.m).setZero();
-      if (bi != kGround)
-        B_red->middleRows(row, cb.m).noalias() +=
-            cb.B.block(0, 0, cb.m, 6) * J->middleRows(6 * bi, 6);
-      if (bj != kGround)
-        B_red->middleRows(row, cb.m).noalias() +=
-            cb.B.block(0, 6, cb.m, 6) * J->middleRows(6 * bj, 6);
-    }
+    if (B_red) reduce_rows(tree, kin, cb, bi, bj, J, row, *B_red);
     if (forces) {  // Bᵀλ of the rows on their bodies
       const auto lam = forces->lambda.segment(row, cb.m);
       if (bi != kGround)
@@ -185,9 +206,22 @@ void TreeAlpha::start(State& s) {
   tree_->transpose_times(kin_, y_, r_);
   blocks_.assign(sys_.model().num_bodies(), Mat6::Zero());
   sys_.mass(MatrixSink(&blocks_));
-  tree_->project_blocks(kin_, blocks_, A_);
-  s.tree_qdd = A_.ldlt().solve(r_);
-  tree_->jacobian(kin_, J_);
+  recursive_ = choose_recursive(matrix_choice_, n, nsga_);
+  if (recursive_) {
+    if (!articulated_.factor(*tree_, kin_, blocks_)) {
+      go_to_body_poses(s,
+                       "the articulated inertia of body '" +
+                           sys_.model().bodies[articulated_.singular_body()].name +
+                           "' is singular along its joint",
+                       true);
+      return;
+    }
+    articulated_.solve(r_, s.tree_qdd);
+  } else {
+    tree_->project_blocks(kin_, blocks_, A_);
+    s.tree_qdd = A_.ldlt().solve(r_);
+    tree_->jacobian(kin_, J_);
+  }
   find_coordinate_drivers(s);
   start_corrections();
   s.tree_a = s.tree_qdd;
@@ -218,10 +252,7 @@ void TreeAlpha::find_coordinate_drivers(const State& s) {
       cb.want_zeta = false;
       cb.reset(1);
       el.constraint(sys_.input(e, s.t, kin_), cb);
-      B.setZero();
-      const int bi = el.body_i(), bj = el.body_j();
-      if (bi != kGround) B.noalias() += cb.B.block(0, 0, 1, 6) * J_.middleRows(6 * bi, 6);
-      if (bj != kGround) B.noalias() += cb.B.block(0, 6, 1, 6) * J_.middleRows(6 * bj, 6);
+      reduce_rows(*tree_, kin_, cb, el.body_i(), el.body_j(), recursive_ ? nullptr : &J_, 0, B);
       const double sigma = B(0, coord);
       B(0, coord) = 0.0;
       if (std::abs(std::abs(sigma) - 1.0) < 1e-9 && B.lpNorm<Eigen::Infinity>() < 1e-9) {
@@ -258,14 +289,8 @@ void TreeAlpha::evaluate(double t, const VecX& q, const std::vector<Mat3>& Q, co
   for (const CoordinateDriver& d : coordinate_drivers_) r_(d.coord) += d.sigma * lam(d.row);
 }
 
-bool TreeAlpha::factor(double t, double h) {
-  const double beta_p = p_.beta_prime(h);
-  const double gamma_p = p_.gamma_prime(h);
-  // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
-  // blocks, the force tangents' couplings between two bodies (springs, dampers) through J; then
-  // the loops' rows B J: [A (B J)ᵀ; B J 0].
+void TreeAlpha::body_blocks(double t, double beta_p, double gamma_p) {
   const int nb = sys_.model().num_bodies();
-  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
   tangents_.clear();
   sys_.forces(kin_, t, f_, MatrixSink(&tangents_, 0, 0, -1.0 / beta_p),
               MatrixSink(&tangents_, 0, 0, -gamma_p / beta_p));
@@ -283,6 +308,40 @@ bool TreeAlpha::factor(double t, double h) {
       couplings_.push_back(e);
     }
   }
+}
+
+void TreeAlpha::reduced_loop_rows(double t) {
+  B_red_.resize(tree_->num_loop_rows(), tree_->num_coordinates());
+  loop_rows(sys_, *tree_, kin_, t, nullptr, recursive_ ? nullptr : &J_, &B_red_, nullptr, &skip_);
+  coordinate_driver_rows(t, q_, nullptr, nullptr, &B_red_);
+}
+
+bool TreeAlpha::factor_recursive(double h) {
+  // The couplings between bodies through forces (springs, dampers between two bodies of the
+  // tree) are left out of the recursive iteration matrix, which keeps the body-diagonal blocks
+  // alone: modified Newton converges to the exact residual with any matrix close enough to the
+  // tangent, at a rate set by what is left out (tree_alpha_recursive_test.cpp checks the
+  // iterations per step against the dense path, which keeps them).
+  if (!articulated_.factor(*tree_, kin_, blocks_)) return false;
+  if (tree_->num_loop_rows() > 0) {
+    reduced_loop_rows(solve_.t);
+    if (!articulated_.factor_rows(B_red_)) return false;
+  }
+  factored_h_ = h;
+  return true;
+}
+
+bool TreeAlpha::factor(double t, double h) {
+  const double beta_p = p_.beta_prime(h);
+  const double gamma_p = p_.gamma_prime(h);
+  // A = Jᵀ(M + (γ′/β′) C_t + (1/β′) K_t)J: the body-diagonal blocks through the tree's composite
+  // blocks, the force tangents' couplings between two bodies (springs, dampers) through J; then
+  // the loops' rows B J: [A (B J)ᵀ; B J 0].
+  const int nb = sys_.model().num_bodies();
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
+  body_blocks(t, beta_p, gamma_p);
+  factored_persistent_ = persistent_;
+  if (recursive_) return factor_recursive(h);
   tree_->project_blocks(kin_, blocks_, A_);
   if (!couplings_.empty() || m > 0 || any_persistent_) tree_->jacobian(kin_, J_);
   if (!couplings_.empty()) {
@@ -290,11 +349,7 @@ bool TreeAlpha::factor(double t, double h) {
     K_.setFromTriplets(couplings_.begin(), couplings_.end());
     A_.noalias() += J_.transpose() * (K_ * J_);
   }
-  if (m > 0) {
-    B_red_.resize(m, n);
-    loop_rows(sys_, *tree_, kin_, t, nullptr, &J_, &B_red_, nullptr, &skip_);
-    coordinate_driver_rows(t, q_, nullptr, nullptr, &B_red_);
-  }
+  if (m > 0) reduced_loop_rows(t);
   // NSGA: a row G_b J (of g = 0) and a column −(G_b J)ᵀ per persistent contact, an identity row
   // (λ_N = 0) per other contact, as GeneralizedAlpha's [M Bᵀ −Gᵀ; B; G].
   const int p = nsga_ ? sys_.num_gaps() : 0;
@@ -317,7 +372,6 @@ bool TreeAlpha::factor(double t, double h) {
   } else {
     lu_.compute(A_);
   }
-  factored_persistent_ = persistent_;
   // Singular: a zero pivot, or one at round-off of the largest (the determinant is no test: the
   // product of a long chain's pivots underflows).
   if (!lu_.matrixLU().allFinite()) return false;
@@ -342,7 +396,26 @@ void TreeAlpha::configure(const State& s) {
 
 StepResult TreeAlpha::step(State& s, double h) {
   if (body_poses_) return body_poses_->step(s, h);
-  return joint_step(s, h);
+  StepResult res = joint_step(s, h);
+  if (res.converged || !recursive_ || body_poses_ ||
+      settings_.coordinates != CoordinateChoice::kAuto)
+    return res;
+  // The iteration matrix leaves out the derivatives of J, among them the geometric stiffness of
+  // the joints' tension, which grows along a chain: a long spatial chain falling at h = 1e-3 s
+  // (100 links of chain_scaling_bench.cpp) stops contracting, where body poses, whose mass
+  // iteration adds the joints' stiffness blocks, converge. Under `auto` such a run goes on in
+  // body poses from the step's start (which the failed step left unchanged).
+  // A singular articulated inertia met along the motion is named as at the start.
+  std::ostringstream why;
+  if (articulated_.singular_body() >= 0) {
+    why << "the articulated inertia of body '"
+        << sys_.model().bodies[articulated_.singular_body()].name
+        << "' is singular along its joint";
+  } else {
+    why << "Newton did not converge in joint coordinates at t = " << s.t + h << " s";
+  }
+  go_to_body_poses(s, why.str(), false);
+  return body_poses_->step(s, h);
 }
 
 void TreeAlpha::judge_cost(State& s, int smooth) {
@@ -355,14 +428,21 @@ void TreeAlpha::judge_cost(State& s, int smooth) {
   // refactorizations (a fast passage) does not decide, a run that refactorizes throughout does.
   // Under NSGA body poses refactorize at every step too (their corrections use the factorization
   // as a chord) and the dense matrix is small (applies() keeps it under kDenseLimit): no switch.
-  if (nsga_) return;
+  // On the recursive path the cost of a factorization is that of a few residuals, whatever the
+  // size of the tree: no switch either.
+  if (nsga_ || recursive_) return;
   ++judged_steps_;
   judged_factorizations_ += smooth;
   if (judged_steps_ % kJudgeSteps != 0) return;
   const double rate =
       static_cast<double>(judged_factorizations_) / static_cast<double>(judged_steps_);
   if (rate <= kMaxFactorRate) return;
-  complete_outputs(s);  // the multipliers of every row, GeneralizedAlpha's predictor
+  go_to_body_poses(s, "", false);
+}
+
+void TreeAlpha::go_to_body_poses(State& s, const std::string& why, bool fresh) {
+  // The multipliers of every row, GeneralizedAlpha's predictor (a fresh start has them already).
+  if (!fresh) complete_outputs(s);
   s.tree_q.resize(0);
   s.tree_qd.resize(0);
   s.tree_qdd.resize(0);
@@ -372,13 +452,16 @@ void TreeAlpha::judge_cost(State& s, int smooth) {
   absolute.coordinates = CoordinateChoice::kAbsolute;
   body_poses_ = std::make_unique<GeneralizedAlpha>(sys_, absolute);
   switch_time_ = s.t;
+  body_poses_why_ = why;
 }
 
 std::string TreeAlpha::name() const {
   const char* scheme = nsga_ ? "nsga" : "generalized-alpha";
   if (!body_poses_) return std::string(scheme) + " (joint coordinates)";
   std::ostringstream os;
-  os << scheme << " (joint coordinates, body poses from t = " << switch_time_ << " s)";
+  os << scheme << " (joint coordinates, body poses from t = " << switch_time_ << " s";
+  if (!body_poses_why_.empty()) os << ": " << body_poses_why_;
+  os << ")";
   return os.str();
 }
 
@@ -389,6 +472,7 @@ StepResult TreeAlpha::joint_step(State& s, double h) {
     res.message = "the joint-coordinate tree could not be built";
     return res;
   }
+  if (body_poses_) return body_poses_->step(s, h);  // start() found joint coordinates singular
   return alpha_step(*this, s, h);
 }
 
@@ -545,6 +629,10 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
       (factored_h_ < 0.0 || (stale && it >= 1 && tr.slower_than(c.refresh)))) {
     if (!factor(c.t, c.h)) {
       res.message = "singular iteration matrix";
+      if (recursive_ && articulated_.singular_body() >= 0)
+        res.message += ": the articulated inertia of body '" +
+                       sys_.model().bodies[articulated_.singular_body()].name +
+                       "' is singular along its joint";
       return false;
     }
     ++res.factorizations;
@@ -564,6 +652,11 @@ double TreeAlpha::solve() {
     rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) : -lamN_(j) / c.beta_p;
   if (c.chord != nullptr) {
     c.chord->solve(rhs_);
+  } else if (recursive_ && m > 0) {
+    articulated_.solve_saddle(rhs_);
+  } else if (recursive_) {
+    articulated_.solve(rhs_, sol_);
+    rhs_.swap(sol_);
   } else if (use_inverse_) {
     sol_.noalias() = inverse_ * rhs_;
     rhs_.swap(sol_);
@@ -659,10 +752,23 @@ void TreeAlpha::write_state(double t, State& s) const {
 double TreeAlpha::scaled_local_error(const VecX& da, double h) {
   // The position error in joint coordinates, h²|β − 1/6|(a_{n+1} − a_n), moved to the bodies by
   // J and measured there as GeneralizedAlpha measures its own.
-  tree_->jacobian(kin_, J_);
   scratch_.x_W.resize(kin_.size());
   for (std::size_t b = 0; b < kin_.size(); ++b) scratch_.x_W[b] = kin_[b].x_W;
-  scratch_.a = J_ * da;
+  if (recursive_) {
+    // J da as the body velocities of rates da (no J of O(bodies²) entries); the kinematics of
+    // the iterate are restored after.
+    std::vector<BodyKinematics> moved(kin_.size());
+    tree_->kinematics(q_, Q_, da, moved);
+    scratch_.a.resize(6 * static_cast<Eigen::Index>(kin_.size()));
+    for (std::size_t b = 0; b < kin_.size(); ++b) {
+      scratch_.a.segment<3>(6 * static_cast<Eigen::Index>(b)) = moved[b].v_W;
+      scratch_.a.segment<3>(6 * static_cast<Eigen::Index>(b) + 3) = moved[b].w_B;
+    }
+    tree_->kinematics(q_, Q_, qd_, kin_);
+  } else {
+    tree_->jacobian(kin_, J_);
+    scratch_.a = J_ * da;
+  }
   zero_.a = VecX::Zero(scratch_.a.size());
   return alpha_local_error(sys_, settings_, p_, zero_, scratch_, h);
 }

@@ -63,6 +63,23 @@ class JointTree {
   // rigid-body algorithm): O(bodies · depth), no J formed.
   void project_blocks(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
                       MatX& A) const;
+  // One link of the tree as the recursive (articulated-body) algorithms see it: spatial
+  // quantities about the world origin in world axes, motions (ω; v_O), so that no transform is
+  // needed between a body and its parent.
+  struct SpatialLink {
+    int body = 0;
+    int parent_link = -1;           // −1: hangs from ground
+    int coord = 0;                  // first velocity coordinate (unused when ncols = 0)
+    int ncols = 0;                  // 0 fixed, 1 revolute or prismatic, 3 spherical
+    Eigen::Matrix<double, 6, 3> S;  // motion columns (ω; v_O) of the joint's coordinates
+    Mat6 I_O;                       // the body's block X_bᵀ D_b X_b about the origin
+  };
+  // Per link, parents before children: the links of `kin` with the blocks D (System's body
+  // coordinates [v_W; Ω_B]) moved to the origin. A = Jᵀ D J is then, for link l and each ancestor
+  // k, A(l, l) = S_lᵀ C_l S_l, A(k, l) = S_kᵀ C_l S_l, A(l, k) = S_lᵀ C_l S_k with C_l the sum of
+  // I_O over l's subtree.
+  void spatial_links(const std::vector<BodyKinematics>& kin, const std::vector<Mat6>& D,
+                     std::vector<SpatialLink>& out) const;
   // Joint rates of the body velocities of `kin` (exact where they come from joint rates).
   void rates(const std::vector<BodyKinematics>& kin, VecX& qd) const;
   // The multipliers of the tree joints' rows (System's global rows; the other rows of lambda are
@@ -110,10 +127,8 @@ class JointTree {
   mutable std::vector<Vec3> work_f_, work_n_;  // subtree wrenches of transpose_times/reactions
   // Per link, from the last kinematics(): joint axis and anchor (world); per body: Ω (world).
   mutable std::vector<Vec3> axis_W_, anchor_W_, w_W_;
-  mutable std::vector<Mat6> composite_;  // project_blocks: per body, its subtree's blocks
-  mutable std::vector<Eigen::Matrix<double, 6, 3>> motion_cols_;  // project_blocks: per link
-  mutable std::vector<int> motion_ncols_;
-  std::vector<int> link_of_;  // per body: the link that carries it
+  mutable std::vector<SpatialLink> spatial_;  // project_blocks: per link, C_l summed in I_O
+  std::vector<int> link_of_;                  // per body: the link that carries it
 };
 
 }  // namespace cs

@@ -7,11 +7,15 @@
 //   (1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} + α_f q̈_n
 //   Jᵀ(M v̇ − f + B_Lᵀλ)(q_{n+1}, q̇_{n+1}, q̈_{n+1}, t_{n+1}) = 0,   Φ_L(q_{n+1}, t_{n+1}) = 0,
 // with v̇ = J q̈ + J̇ q̇ and B_L, Φ_L the loop elements' rows (index 3).
-// The residual is evaluated in O(bodies) by the tree's recursions; the iteration matrix
+// The residual is evaluated in O(bodies) by the tree's recursions. The iteration matrix
 // A = Jᵀ(M + (γ′/β′)C_t + (1/β′)K_t)J (C_t = −∂f/∂v, K_t = −∂f/∂q; without the derivatives of J,
-// which modified Newton can leave out) is dense, of the size of q, factorized when an iteration
-// contracts slowly and kept across steps otherwise (modified Newton). The joint reactions are
-// computed for the outputs only (complete_outputs).
+// which modified Newton can leave out) is factorized when an iteration contracts slowly and kept
+// across steps otherwise (modified Newton), in one of two ways:
+//   dense      A formed (of the size of q) and LU-factorized, O(n³): small trees and NSGA;
+//   recursive  A never formed: the articulated-body recursion (ArticulatedSolver) factorizes and
+//              solves it in O(bodies), the loops' rows through their Schur complement; larger
+//              trees, with no limit on their size.
+// The joint reactions are computed for the outputs only (complete_outputs).
 //
 // Under NSGA (frictionless contacts) the smooth step carries the persistent contacts (chosen as
 // GeneralizedAlpha chooses them) as rows g(q) = 0 with forces λ_N, index 3 like the loops, and
@@ -27,6 +31,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/solvers/alpha_step.hpp"
+#include "clearsim/solvers/articulated_solver.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/joint_tree.hpp"
@@ -47,6 +52,13 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   // coordinates); otherwise false and why in `why`.
   static bool applies(const System& sys, const SolverSettings& settings, std::string* why);
 
+  // How the iteration matrix is factorized (see above); kAuto chooses by the number of
+  // coordinates. Tests and benchmarks force one; set before the first step.
+  enum class IterationMatrix { kAuto, kDense, kRecursive };
+  void set_iteration_matrix(IterationMatrix choice) { matrix_choice_ = choice; }
+  // Whether the tree built at the first step uses the recursive path.
+  bool recursive() const { return recursive_; }
+
   StepResult step(State& s, double h) override;
   int order() const override { return 2; }
   // "generalized-alpha (joint coordinates)" or "nsga (joint coordinates)", with the time it went
@@ -63,8 +75,8 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
     VecX& y;
   };
   // The loops' rows at `kin`: Φ_L into phi, B_L J into B_red (with J), B_Lᵀλ into forces, Φ_t
-  // into phi_t; any may be null. Loop elements flagged in `skip` are left out (their rows
-  // untouched).
+  // into phi_t; any may be null (J too: B_red is then formed without it). Loop elements flagged in
+  // `skip` are left out (their rows untouched).
   static void loop_rows(const System& sys, const JointTree& tree,
                         const std::vector<BodyKinematics>& kin, double t, VecX* phi, const MatX* J,
                         MatX* B_red, LoopForces* forces, const std::vector<char>* skip = nullptr,
@@ -150,6 +162,16 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
                 const VecX& qdd, const VecX& lam);
   // Factorizes the iteration matrix at the last evaluation's kinematics, for step h.
   bool factor(double t, double h);
+  // The 6 × 6 body-diagonal blocks of M + (γ′/β′)C_t + (1/β′)K_t into blocks_, the force
+  // tangents' couplings between bodies into couplings_ (factor()).
+  void body_blocks(double t, double beta_p, double gamma_p);
+  // factor() on the recursive path: ArticulatedSolver on blocks_, the loops' rows B_L J.
+  bool factor_recursive(double h);
+  // The loops' and coordinate drivers' rows in joint coordinates, B_L J, into B_red_ (J_ is used
+  // on the dense path, never formed on the recursive one).
+  void reduced_loop_rows(double t);
+  // Continues the run in body poses from s (no joint coordinates in s yet if `fresh`), and why.
+  void go_to_body_poses(State& s, const std::string& why, bool fresh);
   void write_state(double t, State& s) const;
   // Why the step from `start` to t failed, for the run's message.
   std::string failure_report(const State& start, double h) const override;
@@ -168,6 +190,10 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
     bool evaluated = false;               // kin_ and vdot_ belong to the final iterate
   } solve_;
   std::optional<JointTree> tree_;
+  IterationMatrix matrix_choice_ = IterationMatrix::kAuto;
+  bool recursive_ = false;  // the tree's iteration matrix is ArticulatedSolver's
+  ArticulatedSolver articulated_;
+  std::string body_poses_why_;  // why the run went over to body poses
   Eigen::PartialPivLU<MatX> lu_;
   MatX inverse_;  // of a small iteration matrix (see factor())
   bool use_inverse_ = false;

@@ -1,0 +1,182 @@
+// TreeAlpha's recursive iteration matrix (ArticulatedSolver) in whole runs: the same steps as the
+// dense iteration matrix (the same scheme and matrix, so the same motion to the Newton stop) and
+// the same motion as body poses to the integration error, on a planar chain, a binary tree of
+// mixed joints and a spatial chain closed by a joint to ground; and a massless driven leaf, which
+// the recursion cannot invert, handed to body poses with the body named.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "bench/support/pendulum_chain_model.hpp"
+#include "bench/support/planar_chain_model.hpp"
+#include "clearsim/elements/forces/spring_damper.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/tree_alpha.hpp"
+#include "support/tree_models.hpp"
+
+namespace cs {
+namespace {
+
+using Matrix = TreeAlpha::IterationMatrix;
+
+struct Run {
+  State end;
+  double iterations_per_step = 0.0, factorizations_per_step = 0.0;
+  std::string name;
+  bool recursive = false;
+};
+
+// `steps` steps of h from the consistent initial state, in joint coordinates with the iteration
+// matrix `matrix`, or in body poses without one.
+Run run(const Model& model, double h, int steps, std::optional<Matrix> matrix) {
+  System sys(model);
+  SolverSettings st;
+  st.analysis = Analysis::kDynamic;
+  st.step = h;
+  st.end = h * steps;
+  st.coordinates = matrix ? CoordinateChoice::kJoint : CoordinateChoice::kAbsolute;
+  State s = initial_state(sys, 0.0);
+  std::vector<std::string> notes;
+  EXPECT_TRUE(make_consistent(sys, s, st.newton_tol, notes).ok);
+  std::unique_ptr<Integrator> integrator;
+  TreeAlpha* tree = nullptr;
+  if (matrix) {
+    EXPECT_TRUE(TreeAlpha::applies(sys, st, nullptr));
+    auto t = std::make_unique<TreeAlpha>(sys, st);
+    t->set_iteration_matrix(*matrix);
+    tree = t.get();
+    integrator = std::move(t);
+  } else {
+    integrator = std::make_unique<GeneralizedAlpha>(sys, st);
+  }
+  Run r;
+  long iterations = 0, factorizations = 0;
+  for (int k = 0; k < steps; ++k) {
+    const StepResult res = integrator->step(s, h);
+    EXPECT_TRUE(res.converged) << res.message;
+    if (!res.converged) break;
+    iterations += res.iterations;
+    factorizations += res.factorizations;
+  }
+  r.end = s;
+  r.iterations_per_step = static_cast<double>(iterations) / steps;
+  r.factorizations_per_step = static_cast<double>(factorizations) / steps;
+  r.name = integrator->name();
+  r.recursive = tree != nullptr && tree->recursive();
+  return r;
+}
+
+std::string numbered_spring(int k) {
+  std::string name("spring");
+  name.append(std::to_string(k));
+  return name;
+}
+
+// max over bodies of |x_a − x_b| [m].
+double position_difference(const State& a, const State& b) {
+  double d = 0.0;
+  for (std::size_t k = 0; k < a.x_W.size(); ++k) d = std::max(d, (a.x_W[k] - b.x_W[k]).norm());
+  return d;
+}
+
+// Recursive vs dense: the same to well within the Newton stop (both stop on the same test at
+// nearly the same iterates); vs body poses: the integration error.
+void expect_paths_agree(const char* what, const Model& model, double h, int steps,
+                        double body_pose_tol, double extra_iterations = 0.05) {
+  const Run rec = run(model, h, steps, Matrix::kRecursive);
+  const Run dense = run(model, h, steps, Matrix::kDense);
+  const Run body = run(model, h, steps, std::nullopt);
+  EXPECT_TRUE(rec.recursive);
+  EXPECT_FALSE(dense.recursive);
+  const double d_dense = position_difference(rec.end, dense.end);
+  const double d_body = position_difference(rec.end, body.end);
+  std::printf(
+      "[ tree ] %s: recursive vs dense %.2e m, vs body poses %.2e m; it/step %.2f / %.2f / %.2f, "
+      "factorizations/step %.3f / %.3f\n",
+      what, d_dense, d_body, rec.iterations_per_step, dense.iterations_per_step,
+      body.iterations_per_step, rec.factorizations_per_step, dense.factorizations_per_step);
+  EXPECT_LT(d_dense, 1e-9);
+  EXPECT_LT(d_body, body_pose_tol);
+  // The same matrix without force couplings: the same iterations, give or take a stop decided
+  // at round-off; with couplings, which the recursive matrix leaves out, a few more.
+  EXPECT_LE(rec.iterations_per_step, dense.iterations_per_step + extra_iterations);
+}
+
+TEST(TreeRecursive, PlanarChainAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree("planar chain, 40 links", bench::planar_pendulum_chain(40), 1e-4, 500, 1e-6);
+}
+
+TEST(TreeRecursive, BinaryTreeOfMixedJointsAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree(
+      "binary tree, 31 bodies",
+      testing::random_tree(testing::binary_parents(31), 5, testing::TreeJoints::kMixed), 1e-4, 500,
+      1e-6);
+}
+
+TEST(TreeRecursive, ChainClosedByAJointAgreesWithDenseAndBodyPoses) {
+  expect_paths_agree("closed spherical chain, 20 links", testing::closed_spherical_chain(20), 1e-4,
+                     500, 1e-6);
+}
+
+TEST(TreeRecursive, ForcesCouplingBodiesAreLeftOutOfTheMatrixAtAFewIterations) {
+  // Stiff damped springs between links two apart couple bodies in K_t and C_t: the dense matrix
+  // keeps those blocks through J, the recursive one only the body-diagonal ones. Modified Newton
+  // converges to the same residual either way; it costs iterations, bounded here.
+  Model m = bench::planar_pendulum_chain(30);
+  forces::SpringDamperParams p;
+  p.stiffness = 2e4;
+  p.damping = 20.0;
+  for (int k = 0; k + 2 < 30; k += 3) {
+    const Vec3 a = m.bodies[k].x0_W, b = m.bodies[k + 2].x0_W;
+    p.free_length = 0.9 * (b - a).norm();
+    add_element(m, std::make_unique<forces::TranslationalSpringDamper>(
+                       numbered_spring(k), marker_at(m, k, a, Mat3::Identity()),
+                       marker_at(m, k + 2, b, Mat3::Identity()), p));
+  }
+  expect_paths_agree("planar chain, 30 links, springs between links", m, 1e-4, 500, 1e-5, 1.0);
+}
+
+TEST(TreeRecursive, ALongSpatialChainThatStopsContractingGoesOnInBodyPoses) {
+  // 100 spherical links falling at h = 1e-3 s: the joints' tension, whose geometric stiffness
+  // the iteration matrix leaves out, stops Newton after some 40 steps in joint coordinates;
+  // under `auto` the run goes on in body poses from that step's start, with every step converged.
+  const Model m = bench::pendulum_chain(100);
+  System sys(m);
+  SolverSettings st;
+  st.analysis = Analysis::kDynamic;
+  st.rho_inf = 0.8;
+  st.step = 1e-3;
+  State s = initial_state(sys, 0.0);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(make_consistent(sys, s, st.newton_tol, notes).ok);
+  ASSERT_TRUE(TreeAlpha::applies(sys, st, nullptr));
+  TreeAlpha integrator(sys, st);
+  for (int k = 0; k < 80; ++k) ASSERT_TRUE(integrator.step(s, 1e-3).converged) << k;
+  EXPECT_TRUE(integrator.recursive());
+  EXPECT_NE(integrator.name().find("body poses from t = "), std::string::npos);
+  EXPECT_NE(integrator.name().find("Newton did not converge in joint coordinates"),
+            std::string::npos)
+      << integrator.name();
+}
+
+TEST(TreeRecursive, AMasslessLeafGoesOverToBodyPosesNamingIt) {
+  Model m = testing::random_tree(testing::chain_parents(25), 6, testing::TreeJoints::kRevolute);
+  m.bodies[24].mass = 0.0;
+  m.bodies[24].inertia_B.setZero();
+  System sys(m);
+  SolverSettings st;
+  st.coordinates = CoordinateChoice::kJoint;
+  TreeAlpha integrator(sys, st);
+  integrator.set_iteration_matrix(Matrix::kRecursive);
+  State s = initial_state(sys, 0.0);
+  integrator.step(s, 1e-4);  // body poses may not manage a massless body either
+  EXPECT_NE(integrator.name().find(
+                "body poses from t = 0 s: the articulated inertia of body 'b24' is singular"),
+            std::string::npos)
+      << integrator.name();
+}
+
+}  // namespace
+}  // namespace cs
