@@ -24,8 +24,11 @@ DAMPING = "forces.crank_bearing.damping"
 
 
 def read(path):
-    data = np.genfromtxt(path, delimiter=",", names=True, comments="#", deletechars="")
-    return {name: data[name] for name in data.dtype.names}
+    """{column: array} of a clearsim CSV (its '#' lines skipped)."""
+    with open(path) as f:
+        lines = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
+    header, rows = lines[0], np.array(lines[1:], dtype=float)
+    return {name: rows[:, k] for k, name in enumerate(header)}
 
 
 def main():

@@ -2,6 +2,8 @@
 `clearsim estimate` from Python (docs/estimation.md): the same estimates as the command line,
 step-by-step use, and the errors that name the item."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -56,3 +58,22 @@ def test_bad_samples_name_the_item():
         clearsim.estimate(model, [0.0, 0.001], [[0.0, 0.0], [np.inf, 0.0]])
     with pytest.raises(TypeError, match="unknown filter setting 'sigma_postion'"):
         clearsim.KalmanFilter(model, sigma_postion=1.0)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("time,crank_encoder\n0,0\n", r":1: error: no column for sensor 'rocker_gyro'"),
+    ("time,crank_encoder,rocker_gyr\n0,0,0\n",
+     r":1: error: column 3 'rocker_gyr' is no sensor.*did you mean 'rocker_gyro'"),
+    ("time,crank_encoder,rocker_gyro\n0,0,0\n0.001,nan,0\n",
+     r":3: error: column 2 \(crank_encoder\): the sample 'nan' is not finite"),
+    ("time,crank_encoder,rocker_gyro\n0,0,0\n0.001,x,0\n",
+     r":3: error: column 2 \(crank_encoder\): 'x' is not a number"),
+    ("time,crank_encoder,rocker_gyro\n0,0,0\n0,0,0\n", r":3: error: the time 0 s does not increase"),
+    ("time,crank_encoder,rocker_gyro\n0,0\n", r":2: error: a row of 2 cells under a header of 3"),
+])
+def test_bad_measurement_files_name_line_and_column(tmp_path, text, message):
+    data = tmp_path / "data.csv"
+    data.write_text(text)
+    done = run_cli("estimate", str(FOUR_BAR), "--measurements", data, "-o", tmp_path / "e.csv")
+    assert done.returncode != 0
+    assert re.search(message, done.stderr), done.stderr
