@@ -164,7 +164,7 @@ void ExtendedKalmanFilter::correct(const VecX& dz) {
   // Back on the constraints (positions, velocities). v̇, λ and a keep their linear correction:
   // v̇ holds the process noise's force of the last step, which the step after reads (α_f v̇_n).
   const System& sys = *plant_->sys;
-  LinearSystem ls;
+  LinearSystem& ls = plant_->projection;
   assemble_positions(sys, state_, plant_->run.solver.newton_tol, 50, ls);
   assemble_velocities(sys, state_, ls, /*use_prescribed=*/false);
 }

@@ -13,6 +13,7 @@
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/integrator.hpp"
+#include "clearsim/solvers/linear_system.hpp"
 
 namespace cs::estimation {
 
@@ -31,6 +32,7 @@ struct FilterPlant {
   std::unique_ptr<ChannelSet> sensors;
   std::unique_ptr<ChannelSet> outputs;     // the filter's estimated channels (may be empty)
   std::vector<PerturbedModels> perturbed;  // one per augmented parameter
+  LinearSystem projection;                 // the corrected state's projection on the constraints
 };
 
 // The plant of the model text with `overrides` and the parameters `paths` set to `values`. With
