@@ -16,6 +16,7 @@ namespace {
 constexpr double kUnobservedShare = 0.99;
 constexpr long kUnobservedAfter = 200;
 constexpr double kRebuildShare = 0.1;
+constexpr double kJacobianShare = 1e-2;
 }  // namespace
 
 ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::string& name,
@@ -48,7 +49,22 @@ void ExtendedKalmanFilter::build_plant() {
   std::vector<std::string> paths;
   for (const auto& par : settings_.parameters) paths.push_back(par.path);
   const Eigen::Index rows = state_.lambda.size();
-  plant_ = estimation::make_plant(text_, name_, overrides_, paths, params_, state_);
+  // The parameters' perturbed models give ∂R/∂p, a Jacobian: kept while the estimates stay
+  // within kJacobianShare of the values they were built around (exact for a parameter R is
+  // linear in: a damping, a stiffness, a mass), so that most rebuilds read the model once.
+  std::vector<estimation::PerturbedModels> reuse;
+  VecX at = params_;
+  if (plant_ && plant_->perturbed_at.size() == params_.size()) {
+    const VecX scale = plant_->perturbed_at.cwiseAbs().cwiseMax(parameter_sigma());
+    if (((params_ - plant_->perturbed_at).cwiseAbs().array() <= kJacobianShare * scale.array())
+            .all()) {
+      reuse = std::move(plant_->perturbed);
+      at = plant_->perturbed_at;
+    }
+  }
+  plant_ =
+      estimation::make_plant(text_, name_, overrides_, paths, params_, state_, std::move(reuse));
+  plant_->perturbed_at = at;
   plant_params_ = params_;
   if (!output_names_.empty())
     plant_->outputs = std::make_unique<ChannelSet>(*plant_->sys, output_names_);

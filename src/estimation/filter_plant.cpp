@@ -87,7 +87,7 @@ std::string exact_text(double x) {
 std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
                                         const std::vector<Override>& overrides,
                                         const std::vector<std::string>& paths, const VecX& values,
-                                        State& s) {
+                                        State& s, std::vector<PerturbedModels> reuse) {
   auto plant = std::make_unique<FilterPlant>();
   plant->model = load(text, name, with_parameters(overrides, paths, values));
   plant->run = plant->model->run;
@@ -107,8 +107,13 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
   plant->step =
       std::make_unique<StepLinearization>(sys, AlphaParameters::from_settings(plant->run.solver));
   plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
+  if (!reuse.empty()) {
+    plant->perturbed = std::move(reuse);
+    return plant;
+  }
   for (std::size_t k = 0; k < paths.size(); ++k)
     plant->perturbed.push_back(perturbed_models(text, name, overrides, paths, values, k, sys, s));
+  plant->perturbed_at = values;
   return plant;
 }
 

@@ -32,6 +32,7 @@ struct FilterPlant {
   std::unique_ptr<ChannelSet> sensors;
   std::unique_ptr<ChannelSet> outputs;     // the filter's estimated channels (may be empty)
   std::vector<PerturbedModels> perturbed;  // one per augmented parameter
+  VecX perturbed_at;                       // the parameters they were built around
   LinearSystem projection;                 // the corrected state's projection on the constraints
 };
 
@@ -39,10 +40,12 @@ struct FilterPlant {
 // `s` empty (no bodies), s becomes the model's consistent initial state; otherwise s is made
 // consistent in the new model, its pseudo-acceleration a kept. Throws ModelFileError or
 // std::invalid_argument (a model out of the filter's scope, a structure that changes with p).
+// `reuse` (if not empty): the parameters' perturbed models of an earlier plant, kept instead of
+// built anew.
 std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
                                         const std::vector<Override>& overrides,
                                         const std::vector<std::string>& paths, const VecX& values,
-                                        State& s);
+                                        State& s, std::vector<PerturbedModels> reuse = {});
 
 // "%.17g": a value as an override's text, read back exactly.
 std::string exact_text(double x);
