@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "clearsim/assembly/system.hpp"
+#include "clearsim/estimation/sensor_channels.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/csv_writer.hpp"
 #include "clearsim/io/model_channels.hpp"
@@ -25,6 +26,7 @@
 #include "clearsim/solvers/resolution_check.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "clearsim/version.hpp"
+#include "estimate_command.hpp"
 #include "gear_command.hpp"
 #include "parse_errors.hpp"
 #include "phase_times.hpp"
@@ -253,6 +255,7 @@ int check(const std::string& path, const std::vector<std::string>& sets) {
   cs::LoadedModel lm = cs::load_model_file(path, parse_overrides(sets));
   cs::System sys(lm.model);
   const cs::ChannelSet channels = cs::model_channels(lm, sys);
+  cs::sensor_channels(lm, sys);
   if (const std::string why = cs::incompatible_settings(sys, lm.run.solver); !why.empty()) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), why.c_str());
     return 1;
@@ -499,6 +502,10 @@ int main(int argc, char** argv) {
 
   clearsim_cli::SweepCommand sweep;
   auto* sweep_cmd = sweep.add_to(app);
+  clearsim_cli::EstimateCommand estimate;
+  auto* estimate_cmd = estimate.add_to(app);
+  clearsim_cli::MeasureCommand measure;
+  auto* measure_cmd = measure.add_to(app);
 
   try {
     app.parse(argc, argv);
@@ -512,6 +519,8 @@ int main(int argc, char** argv) {
     if (*chan_cmd) return list_channels(model);
     if (*gear_cmd) return cs::cli::run_gear_command();
     if (*sweep_cmd) return sweep.run();
+    if (*estimate_cmd) return estimate.run();
+    if (*measure_cmd) return measure.run();
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

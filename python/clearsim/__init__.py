@@ -31,11 +31,13 @@ See docs/python.md.
 """
 
 from ._core import ModelFileError, RunWarning, SimulationError, __commit__, __version__
+from .estimate import KalmanFilter, estimate
 from .model import Model, Result, channel_unit, from_dict, load, loads
 from .simulation import Simulation, State
 from .sweep import SweepResult, sweep
 
 __all__ = [
+    "KalmanFilter",
     "Model",
     "ModelFileError",
     "Result",
@@ -45,6 +47,7 @@ __all__ = [
     "State",
     "SweepResult",
     "channel_unit",
+    "estimate",
     "from_dict",
     "load",
     "loads",

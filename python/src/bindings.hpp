@@ -66,5 +66,6 @@ void register_errors(py::module_& m);
 void register_model(py::module_& m);
 void register_simulation(py::module_& m);
 void register_sweep(py::module_& m);
+void register_estimate(py::module_& m);  // estimate_binding.cpp
 
 }  // namespace clearsim_py

@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
   clearsim_py::register_model(m);
   clearsim_py::register_simulation(m);
   clearsim_py::register_sweep(m);
+  clearsim_py::register_estimate(m);
   m.attr("__version__") = cs::version();
   m.attr("__commit__") = cs::commit();
 }

@@ -40,9 +40,9 @@ ModelFileError::ModelFileError(std::string file, int line, int column, std::stri
 namespace model_file {
 namespace {
 
-const std::vector<std::string> kTopKeys = {"model",    "gravity", "bodies",  "markers",
-                                           "shapes",   "joints",  "drivers", "forces",
-                                           "contacts", "solver",  "output",  "urdf"};
+const std::vector<std::string> kTopKeys = {"model",  "gravity", "bodies", "markers",  "shapes",
+                                           "joints", "drivers", "forces", "contacts", "solver",
+                                           "output", "urdf",    "sensors"};
 
 std::string default_model_name(const std::string& display_name) {
   const std::string stem = std::filesystem::path(display_name).stem().string();
@@ -299,6 +299,7 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
   if (auto c = top.find("solver")) out.run.solver = read_solver(*c);
   if (auto c = top.find("joints")) check_film_integrator(*c, out.run.solver);
   if (auto c = top.find("output")) out.run.output = read_output(*c);
+  if (auto c = top.find("sensors")) out.sensors = read_sensors(*c, out.run.solver);
 }
 
 }  // namespace
@@ -323,6 +324,10 @@ LoadedModel load_model_text(const std::string& yaml_text, const std::string& dis
     // A channel given by an override (or in generated text) has no position in the file.
     for (auto& [line, column] : out.run.output.channel_positions)
       if (by_path || source.override_at({line, column}) != nullptr) line = column = 0;
+    for (Sensor& sensor : out.sensors) {
+      auto& [line, column] = sensor.channel_position;
+      if (by_path || source.override_at({line, column}) != nullptr) line = column = 0;
+    }
   } catch (const ModelFileError&) {
     throw;
   } catch (const YAML::Exception& e) {

@@ -95,6 +95,10 @@ void expand_urdf(YAML::Node& doc, Source& source);
 SolverSettings read_solver(const Cursor& section);
 OutputSettings read_output(const Cursor& section);
 
+// model_reader_sensors.cpp: the `sensors` section (after the solver: a sensor's rate must be a
+// whole number of fixed steps).
+std::vector<Sensor> read_sensors(const Cursor& section, const SolverSettings& solver);
+
 // References by name (model_reader_joints.cpp): the index of a body ("ground" gives kGround) and
 // an ideal joint; both fail with the known names when the name is not one.
 int read_body_ref(const Cursor& c, const Model& model);

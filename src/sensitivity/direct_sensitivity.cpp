@@ -135,7 +135,8 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       run_(run),
       p_(AlphaParameters::from_settings(run.solver)),
       paths_(paths),
-      channels_(channels) {
+      channels_(channels),
+      step_(sys, p_) {
   for (const std::string& path : paths) {
     const std::string label = "--sensitivity " + path;
     if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
@@ -203,74 +204,6 @@ bool DirectSensitivity::start(const State& s0, std::string& why) {
   return true;
 }
 
-void DirectSensitivity::residual(const System& sys, const State& prev, double h, const VecX& vdot,
-                                 const VecX& lambda, State& x, VecX& r) const {
-  const int n = sys.num_dofs(), m = sys.num_constraints();
-  x.t = prev.t + h;
-  x.memory = prev.memory;  // the step's forces read the memory of its start
-  x.vdot = vdot;
-  x.lambda = lambda;
-  alpha_update(p_, prev, h, x, hdq_);
-  sys.gather(x, kin_);
-  sys.forces(kin_, x.t, f_, MatrixSink(), MatrixSink());
-  VecX r_q, phi(m);
-  sys.mass_times(x.vdot, r_q);
-  r_q -= f_;
-  if (m > 0) sys.constraint_products(kin_, x.t, x.lambda, nullptr, phi, r_q, nullptr);
-  r.resize(n + m);
-  r << r_q, phi;
-}
-
-void DirectSensitivity::linearize(const State& prev, const State& s) {
-  // The exact Jacobians at the converged step (the elements' own tangents, checked against
-  // finite differences where they are written): ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q at x_{n+1}, and the
-  // step's hΔq for the group update's derivative.
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  State x = s;
-  x.memory = prev.memory;  // the step's forces read the memory of its start (s has the new one)
-  alpha_update(p_, prev, s.t - prev.t, x, hdq_);
-  sys_.gather(x, kin_);
-  lin_.dfdq.setZero(n, n);
-  lin_.dfdv.setZero(n, n);
-  sys_.forces(kin_, s.t, f_, MatrixSink(&lin_.dfdq), MatrixSink(&lin_.dfdv));
-  lin_.B.setZero(m, n);
-  lin_.K.setZero(n, n);
-  if (m > 0) {
-    sys_.constraints(kin_, s.t, nullptr, MatrixSink(&lin_.B), nullptr, nullptr);
-    sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&lin_.K));
-  }
-  lin_.hdq = hdq_;
-}
-
-void DirectSensitivity::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
-                                    double h, StateTangent& next, VecX& dR) const {
-  // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
-  // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
-  next.vdot = dvdot;
-  next.lambda = dlambda;
-  next.a = ((1.0 - af) * dvdot + af * dS.vdot - am * dS.a) / (1.0 - am);
-  const VecX dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
-  next.v = dS.v + h * (1.0 - gamma) * dS.a + h * gamma * next.a;
-  next.q.resize(n);
-  for (Eigen::Index b = 0; b < n / 6; ++b) {
-    const Vec3 psi = lin_.hdq.segment<3>(6 * b + 3);
-    next.q.segment<3>(6 * b) = dS.q.segment<3>(6 * b) + dhdq.segment<3>(6 * b);
-    next.q.segment<3>(6 * b + 3) = so3::exp(psi).transpose() * dS.q.segment<3>(6 * b + 3) +
-                                   so3::tangent(psi) * dhdq.segment<3>(6 * b + 3);
-  }
-  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq).
-  VecX Mdv;
-  sys_.mass_times(dvdot, Mdv);
-  dR.resize(n + m);
-  dR.head(n) = Mdv - lin_.dfdq * next.q - lin_.dfdv * next.v + lin_.K * next.q;
-  if (m > 0) {
-    dR.head(n) += lin_.B.transpose() * dlambda;
-    dR.tail(m) = lin_.B * next.q;
-  }
-}
-
 DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par, const State& prev,
                                                                   const State& s, Simulation& sim) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
@@ -278,7 +211,7 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   // R_p: the residual differenced between the parameter's models at the nominal step.
   VecX r[kModels], dR, rhs(n + m);
   State x = s;
-  for (int k = 0; k < kModels; ++k) residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
+  for (int k = 0; k < kModels; ++k) step_.residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
   // The constant part: R_p and the forces' dependence on the memory of the step's start.
   const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
                                   VecX((r[2] - r[3]) / (2.0 * par.eps[1]))) +
@@ -288,7 +221,7 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   double last_change = INFINITY, first_change = 0.0;
   bool converged = false;
   for (int it = 0; it < kMaxTangentIterations && !converged; ++it) {
-    directional(par.d, dvdot, dlambda, h, next, dR);
+    step_.directional(par.d, dvdot, dlambda, next, dR);
     dR += R_p;  // R_X dX + R_S dS + R_p
     rhs.head(n) = -dR.head(n) / beta_p;
     rhs.tail(m) = -dR.tail(m);
@@ -308,42 +241,18 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
     // under modified Newton's mass iteration: rate 0.99 at the Flores slider–crank's first
     // impact): the exact R_X, solved once.
     if (!converged && it >= 2 && change > kSlowRate * last_change) {
-      converged = solve_exactly(par.d, h, R_p, dvdot, dlambda);
+      converged = step_.solve_exactly(par.d, R_p, dvdot, dlambda);
       break;
     }
     last_change = change;
   }
   if (!converged) return TangentOutcome::kUnconverged;
-  directional(par.d, dvdot, dlambda, h, next, dR);
+  step_.directional(par.d, dvdot, dlambda, next, dR);
   bool kink = false;
   next.memory = memory_tangent(par, prev, s, next, kink);
   par.d = next;
   if (kink) return TangentOutcome::kKink;
   return par.d.all_finite() ? TangentOutcome::kExact : TangentOutcome::kUnconverged;
-}
-
-bool DirectSensitivity::solve_exactly(const StateTangent& dS, double h, const VecX& R_p,
-                                      VecX& dvdot, VecX& dlambda) const {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  // R_X column by column: the directional derivative is affine in dX.
-  StateTangent scratch = dS;
-  VecX base, column, unit = VecX::Zero(n + m);
-  directional(dS, VecX::Zero(n), VecX::Zero(m), h, scratch, base);
-  MatX R_X(n + m, n + m);
-  for (int j = 0; j < n + m; ++j) {
-    unit(j) = 1.0;
-    directional(dS, unit.head(n), unit.tail(m), h, scratch, column);
-    R_X.col(j) = column - base;
-    unit(j) = 0.0;
-  }
-  // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
-  // pivots would judge the scaling, not the matrix. The solution is judged by its residual.
-  const VecX b = -(base + R_p);
-  const VecX dX = R_X.partialPivLu().solve(b);
-  if (!dX.allFinite() || (R_X * dX - b).norm() > 1e-8 * b.norm()) return false;
-  dvdot = dX.head(n);
-  dlambda = dX.tail(m);
-  return true;
 }
 
 VecX DirectSensitivity::memory_term(const State& prev, const State& s, const VecX& dm) const {
@@ -358,8 +267,8 @@ VecX DirectSensitivity::memory_term(const State& prev, const State& s, const Vec
   ahead.memory += t * dm;
   behind.memory -= t * dm;
   VecX r_ahead, r_behind;
-  residual(sys_, ahead, s.t - prev.t, s.vdot, s.lambda, x, r_ahead);
-  residual(sys_, behind, s.t - prev.t, s.vdot, s.lambda, x, r_behind);
+  step_.residual(sys_, ahead, s.t - prev.t, s.vdot, s.lambda, x, r_ahead);
+  step_.residual(sys_, behind, s.t - prev.t, s.vdot, s.lambda, x, r_behind);
   return (r_ahead - r_behind) / (2.0 * t);
 }
 
@@ -419,7 +328,7 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
     warn(os.str());
     broken_ = true;
   }
-  if (!broken_) linearize(prev, s);
+  if (!broken_) step_.linearize(prev, s);
   for (auto& par : params_) {
     if (broken_) {
       par->d.fill_nan();
@@ -489,16 +398,17 @@ void DirectSensitivity::kinematic_point(const State& s) {
   }
   // Positions: Φ(q(p), t; p) = 0, so B dq/dp = −∂Φ/∂p (B square: every freedom driven).
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  sys_.gather(s, kin_);
+  std::vector<BodyKinematics> kin;
+  sys_.gather(s, kin);
   MatX B = MatX::Zero(m, n);
-  sys_.constraints(kin_, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  sys_.constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
   const Eigen::FullPivLU<MatX> lu(B);
   for (auto& par : params_) {
     par->d = StateTangent::zero(s);
     VecX phi[kModels];
     for (int k = 0; k < kModels; ++k) {
       phi[k].resize(m);
-      par->sys[k]->constraints(kin_, s.t, &phi[k], MatrixSink(), nullptr, nullptr);
+      par->sys[k]->constraints(kin, s.t, &phi[k], MatrixSink(), nullptr, nullptr);
     }
     const VecX phi_p = par->richardson(VecX((phi[0] - phi[1]) / (2.0 * par->eps[0])),
                                        VecX((phi[2] - phi[3]) / (2.0 * par->eps[1])));

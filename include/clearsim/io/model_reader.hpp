@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "clearsim/estimation/sensor.hpp"
 #include "clearsim/model/model.hpp"
 #include "clearsim/solvers/settings.hpp"
 
@@ -42,7 +43,8 @@ struct LoadedModel {
   // Questionable but accepted input (a key the chosen solver ignores, an inertia no real body
   // has, ...), each "FILE:LINE:COL: warning: MESSAGE".
   std::vector<std::string> warnings;
-  std::string path;  // the file name used in messages
+  std::string path;             // the file name used in messages
+  std::vector<Sensor> sensors;  // the sensors section (estimation/sensor.hpp), in file order
 };
 
 // A change to the model file before it is read: the value at `path` becomes `value`.

@@ -35,6 +35,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/run_stats.hpp"
 #include "clearsim/solvers/settings.hpp"
@@ -94,22 +95,9 @@ class DirectSensitivity {
   struct Parameter;  // a path, its perturbed models and its tangent (direct_sensitivity.cpp)
 
  private:
-  // R = (M v̇ − f + Bᵀλ, Φ) of the step of size h from `prev` at the unknowns (vdot, lambda), in
-  // the system `sys`; the state the step makes of them into x.
-  void residual(const System& sys, const State& prev, double h, const VecX& vdot,
-                const VecX& lambda, State& x, VecX& r) const;
-  // The exact Jacobians of the residual at the converged step from prev to s (into lin_).
-  void linearize(const State& prev, const State& s);
-  // The step's formulas and residual differentiated along (dS_n, dv̇, dλ): the new state's
-  // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
-  void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda, double h,
-                   StateTangent& next, VecX& dR) const;
   // The tangent of one step for parameter k: exact, unconverged, or none (a kink).
   enum class TangentOutcome { kExact, kUnconverged, kKink };
   TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
-  // R_X dX = −(R_S dS + R_p) solved with R_X assembled densely (false if it is singular).
-  bool solve_exactly(const StateTangent& dS, double h, const VecX& R_p, VecX& dvdot,
-                     VecX& dlambda) const;
   // R's derivative along the tangent dm of the memory at the start of the step prev → s.
   VecX memory_term(const State& prev, const State& s, const VecX& dm) const;
   // The tangent of the elements' memory after the step prev → s whose state tangent is next.
@@ -124,14 +112,9 @@ class DirectSensitivity {
   std::vector<std::string> paths_, channels_;
   std::vector<std::unique_ptr<Parameter>> params_;
   std::vector<std::string> warnings_;
-  bool broken_ = false;  // a split step: every tangent is NaN from there
+  bool broken_ = false;           // a split step: every tangent is NaN from there
   bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
-  struct Linearization {
-    MatX dfdq, dfdv, B, K;
-    VecX hdq;
-  } lin_;
-  mutable std::vector<BodyKinematics> kin_;
-  mutable VecX f_, hdq_;
+  StepLinearization step_;        // the step's exact tangent (step_linearization.hpp)
 };
 
 // A dynamic run with sensitivities: run_analysis's dynamic run with every dS/dp of `sens`

@@ -1,0 +1,166 @@
+// An extended Kalman filter on the multibody model (docs/estimation.md): the model is the filter's
+// plant, stepped by its own generalized-α integrator; the state's covariance is propagated by the
+// exact tangent of each step (sensitivity/step_linearization.hpp) and corrected at each sample of
+// the model's sensors (estimation/sensor.hpp).
+//
+// Error state z, in the tangent space of the step's state (state_tangent.hpp), then the
+// augmented parameters:
+//   z = [δq (6 per body: δx_W, δθ_B) ; δv ; δa ; δv̇ ; δλ ; δp]
+// q, v, a (generalized-α's pseudo-acceleration) and v̇ are what a step reads; λ is what it
+// solves with v̇ and is carried so that a channel reading a reaction has its derivative. Every
+// column of the covariance lies in the span of consistent tangents (the initial ones, those a
+// step propagates, the process noise's), so the correction K·(y − h) is consistent to first
+// order; the corrected state is then projected back on Φ = 0 and B v + Φ_t = 0 and its v̇, λ
+// solved again (initial_conditions.hpp), which removes the second-order drift.
+//
+// The covariance is kept as a square root P = L Lᵀ whose columns are tangents.
+// Predict (each step, of size h): L ← [F L, G √Q], F L by the step's tangent applied to L's
+// columns (R_p = 0 for state directions, R_p = ∂R/∂p times a column's parameter part), G the
+// step's response to a generalized force on each body coordinate, Q = diag(m² q²/h) for the
+// acceleration noise densities q of FilterSettings (and a parameter's random walk).
+// Update (at each sensor sample): Joseph's form as a root, [L − K Y, K R^½], Y = H L the
+// channels' derivatives along L's columns. L is cut to its rank by a pivoted QR.
+//
+// Scope: that of the direct sensitivities (DirectSensitivity::unsupported): generalized-α family
+// in body poses, index-3, fixed steps, no unilateral contacts. An element's memory is held fixed
+// in the Jacobians (not differentiated).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/math/types.hpp"
+#include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/state/state.hpp"
+
+namespace cs {
+
+namespace estimation {
+struct FilterPlant;  // src/estimation/filter_plant.hpp
+}
+
+struct FilterSettings {
+  // Augmented parameters: numeric paths of the model file (as --set and --sensitivity name
+  // them), each with the standard deviation of its initial guess (the file's value) and of its
+  // random walk [unit/√s] (0: a constant).
+  struct Parameter {
+    std::string path;
+    double sigma = 0.0;  // > 0
+    double walk = 0.0;   // ≥ 0
+  };
+  std::vector<Parameter> parameters;
+  // The initial state's uncertainty: σ of every body pose coordinate [m] and [rad] and of every
+  // velocity [m/s] and [rad/s], projected on the constraints' tangent space.
+  double sigma_position = 0.0;
+  double sigma_rotation = 0.0;
+  double sigma_velocity = 0.0;
+  double sigma_angular_velocity = 0.0;
+  // Process noise: white accelerations of every body coordinate, densities [m/s²/√Hz] and
+  // [rad/s²/√Hz], applied as forces (mass and inertia times them).
+  double acceleration_noise = 0.0;
+  double angular_acceleration_noise = 0.0;
+};
+
+class ExtendedKalmanFilter {
+ public:
+  // The model `text` (with `overrides`) as the plant, started at its consistent initial state;
+  // its `sensors` section gives the measurements. Throws ModelFileError (the model, a sensor, a
+  // parameter path) or std::invalid_argument (settings, a model out of scope).
+  ExtendedKalmanFilter(const std::string& text, const std::string& name,
+                       const std::vector<Override>& overrides, const FilterSettings& settings);
+  ~ExtendedKalmanFilter();
+  ExtendedKalmanFilter(const ExtendedKalmanFilter&) = delete;
+  ExtendedKalmanFilter& operator=(const ExtendedKalmanFilter&) = delete;
+
+  // One step of the plant (solver.step) with the covariance propagated; false with why() when
+  // the step fails.
+  bool predict();
+  // The sensors (indices into sensors()) that sample at the current time.
+  std::vector<int> due() const;
+  // Corrects the state with the samples y of `sensors` (indices into sensors()) at the current
+  // time. Throws std::invalid_argument on sizes or a sample that is not finite.
+  void update(const std::vector<int>& sensors, const VecX& y);
+
+  const std::vector<Sensor>& sensors() const;
+  const FilterSettings& settings() const { return settings_; }
+  double step_size() const { return h_; }  // the plant's fixed step [s]
+  const State& state() const;
+  double time() const;
+  // The estimated parameters and their σ (settings' order).
+  VecX parameters() const;
+  VecX parameter_sigma() const;
+  // The covariance P = L Lᵀ of z (assembled on demand), its square root L (columns: tangents)
+  // and the layout of z: the offsets of each block.
+  MatX covariance() const { return L_ * L_.transpose(); }
+  const MatX& covariance_root() const { return L_; }
+  struct Layout {
+    int q = 0, v = 0, a = 0, vdot = 0, lambda = 0, p = 0, size = 0;
+  };
+  const Layout& layout() const { return layout_; }
+  // The last step's transition Jacobian F (size × size, assembled on demand: the filter
+  // propagates L's columns, not F) and the measurement Jacobian of `sensors` at the current
+  // state (central differences along each coordinate; the update uses H L's columns instead).
+  MatX transition_jacobian() const;
+  MatX measurement_jacobian(const std::vector<int>& sensors) const;
+  // The output channels `names` (checked as output.channels are; throws std::invalid_argument
+  // naming an unknown one) that estimate_outputs evaluates.
+  void set_outputs(const std::vector<std::string>& names);
+  const std::vector<std::string>& outputs() const { return output_names_; }
+  // The outputs at the current state and their σ from the covariance, in the names' order.
+  void estimate_outputs(std::vector<double>& values, std::vector<double>& sigmas) const;
+  // The normalized innovations squared of the last update (its χ² statistic) and its degrees
+  // of freedom.
+  double last_nis() const { return nis_; }
+  const std::string& why() const { return why_; }
+  // Warnings said once (a parameter the measurements so far do not inform).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  // The plant at the current parameter estimates (src/estimation/filter_plant.hpp).
+  void build_plant();
+  void start_covariance();
+  void propagate_covariance(const State& prev);
+  void add_process_noise(const StateTangent& zero, int n);
+  // L replaced by a root of L Lᵀ with at most rank(L) columns (pivoted QR of Lᵀ).
+  void compress();
+  // The step's tangent for the tangent z (coordinates) of its start, the parameters' part
+  // through the residuals' derivatives r_p (one column per parameter).
+  VecX propagate_coordinates(const VecX& z, const MatX& r_p) const;
+  // The channels' derivatives along the columns of L (channels × columns).
+  MatX channels_along_root(const ChannelSet& channels) const;
+  // The channels' derivatives along each coordinate of z at the current state.
+  MatX channel_jacobian(const ChannelSet& channels) const;
+  // The residual's derivative in parameter k at the step prev → s (central difference of the
+  // plant's perturbed models).
+  VecX parameter_residual(int k, const State& prev, const State& s) const;
+  // A full tangent of the current state from the coordinates z (and back).
+  StateTangent tangent_of(const VecX& z) const;
+  VecX tangent_coordinates(const StateTangent& d) const;
+  void correct(const VecX& dz);
+  void warn_unobserved();
+  void warn(const std::string& message);
+
+  std::string text_, name_;
+  std::vector<std::string> output_names_;
+  std::vector<Override> overrides_;
+  FilterSettings settings_;
+  std::unique_ptr<estimation::FilterPlant> plant_;
+  State state_;
+  VecX params_;       // current estimates
+  VecX prior_sigma_;  // their initial σ
+  Layout layout_;
+  MatX L_;               // P = L Lᵀ
+  State prev_;           // the last step's start (transition_jacobian)
+  VecX plant_params_;    // the parameters the plant was built with
+  long step_count_ = 0;  // steps since the start
+  long updates_ = 0;
+  double h_ = 0.0;
+  double nis_ = 0.0;
+  std::string why_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace cs

@@ -1,0 +1,69 @@
+// The exact tangent of one generalized-α step in body poses (index-3), written once for the
+// direct sensitivities (direct_sensitivity.hpp) and the Kalman filters (estimation/).
+//
+// At the converged step R(X; S_n, p) = 0, with X = (v̇_{n+1}, λ_{n+1}) the unknowns and
+// R = (M v̇ − f + Bᵀλ, Φ) at the state the step's formulas make of them (alpha_update), a tangent
+// dS_n of the step's start and a derivative R_p of the residual in some input (a parameter, a
+// force) give the tangent of the step's end through
+//   R_X dX = −(R_S dS_n + R_p).
+// R_X dX + R_S dS_n is exact: the elements' own tangents (∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q) at the
+// step's end and the step's formulas differentiated (directional()). A filter's transition
+// Jacobian is this map with R_p = 0 applied to state directions; its process noise is the map
+// applied to a force with dS_n = 0.
+//
+// The elements' memory (State::memory) is not differentiated here: direct_sensitivity.cpp adds
+// its terms; the filters refuse models that have one.
+#pragma once
+
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/math/body_kinematics.hpp"
+#include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/solvers/generalized_alpha.hpp"
+
+namespace cs {
+
+class StepLinearization {
+ public:
+  // `sys` must outlive this object; `p` are the step's generalized-α parameters.
+  StepLinearization(const System& sys, const AlphaParameters& p);
+
+  // R = (M v̇ − f + Bᵀλ, Φ) of the step of size h from `prev` at the unknowns (vdot, lambda) in
+  // the system `sys` (the nominal one or a parameter's perturbed model); the state the step
+  // makes of them into x.
+  void residual(const System& sys, const State& prev, double h, const VecX& vdot,
+                const VecX& lambda, State& x, VecX& r) const;
+  // The exact Jacobians of the residual at the converged step from prev to s. Forgets the
+  // factorization of R_X (factorize()).
+  void linearize(const State& prev, const State& s);
+  // The step's formulas and residual differentiated along (dS_n, dv̇, dλ): the new state's
+  // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
+  void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                   StateTangent& next, VecX& dR) const;
+  // R_X dX = −(R_S dS + R_p) solved with R_X assembled densely (false if it is singular). Does
+  // not need factorize().
+  bool solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot, VecX& dlambda) const;
+
+  // R_X assembled densely and factorized once for the linearization: false if it is singular.
+  bool factorize();
+  // The tangent of the step's end for the tangent dS of its start and the residual's derivative
+  // R_p in an input (empty: none), with the factorization of factorize().
+  void propagate(const StateTangent& dS, const VecX& R_p, StateTangent& next) const;
+
+  double step_size() const { return h_; }
+  int rows() const;  // n + m: the size of R and X
+
+ private:
+  const System& sys_;
+  AlphaParameters p_;
+  double h_ = 0.0;
+  MatX dfdq_, dfdv_, B_, K_;  // at the step's end: ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q
+  VecX hdq_step_;             // the step's increment hΔq
+  Eigen::PartialPivLU<MatX> lu_;
+  bool factorized_ = false;
+  mutable std::vector<BodyKinematics> kin_;
+  mutable VecX f_, hdq_;
+};
+
+}  // namespace cs

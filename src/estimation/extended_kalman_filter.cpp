@@ -1,0 +1,212 @@
+#include "clearsim/estimation/extended_kalman_filter.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/run_stats.hpp"
+#include "filter_plant.hpp"
+
+namespace cs {
+
+namespace {
+// A parameter whose σ the measurements have not reduced below this share of its prior's after
+// this many updates is said to be unobservable (warned once).
+constexpr double kUnobservedShare = 0.99;
+constexpr long kUnobservedAfter = 200;
+constexpr double kRebuildShare = 0.1;
+constexpr double kJacobianShare = 1e-2;
+}  // namespace
+
+ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::string& name,
+                                           const std::vector<Override>& overrides,
+                                           const FilterSettings& settings)
+    : text_(text), name_(name), overrides_(overrides), settings_(settings) {
+  params_.resize(static_cast<Eigen::Index>(settings.parameters.size()));
+  for (std::size_t k = 0; k < settings.parameters.size(); ++k) {
+    const auto& par = settings.parameters[k];
+    if (!(par.sigma > 0.0) || !std::isfinite(par.sigma) || !(par.walk >= 0.0))
+      throw std::invalid_argument("parameter " + par.path +
+                                  ": expected σ > 0 and a random walk ≥ 0");
+    params_(static_cast<Eigen::Index>(k)) = read_model_scalar(text, name, overrides, par.path);
+  }
+  for (double x : {settings.sigma_position, settings.sigma_rotation, settings.sigma_velocity,
+                   settings.sigma_angular_velocity, settings.acceleration_noise,
+                   settings.angular_acceleration_noise})
+    if (!(x >= 0.0) || !std::isfinite(x))
+      throw std::invalid_argument("filter settings: σ and noise densities must be finite, ≥ 0");
+  build_plant();
+  h_ = plant_->run.solver.step;
+  const int n = plant_->sys->num_dofs(), m = plant_->sys->num_constraints();
+  layout_ = {0, n, 2 * n, 3 * n, 4 * n, 4 * n + m, 4 * n + m + static_cast<int>(params_.size())};
+  start_covariance();
+}
+
+ExtendedKalmanFilter::~ExtendedKalmanFilter() = default;
+
+void ExtendedKalmanFilter::build_plant() {
+  std::vector<std::string> paths;
+  for (const auto& par : settings_.parameters) paths.push_back(par.path);
+  const Eigen::Index rows = state_.lambda.size();
+  // The parameters' perturbed models give ∂R/∂p, a Jacobian: kept while the estimates stay
+  // within kJacobianShare of the values they were built around (exact for a parameter R is
+  // linear in: a damping, a stiffness, a mass), so that most rebuilds read the model once.
+  std::vector<estimation::PerturbedModels> reuse;
+  VecX at = params_;
+  if (plant_ && plant_->perturbed_at.size() == params_.size()) {
+    const VecX scale = plant_->perturbed_at.cwiseAbs().cwiseMax(parameter_sigma());
+    if (((params_ - plant_->perturbed_at).cwiseAbs().array() <= kJacobianShare * scale.array())
+            .all()) {
+      reuse = std::move(plant_->perturbed);
+      at = plant_->perturbed_at;
+    }
+  }
+  plant_ =
+      estimation::make_plant(text_, name_, overrides_, paths, params_, state_, std::move(reuse));
+  plant_->perturbed_at = at;
+  plant_params_ = params_;
+  if (!output_names_.empty())
+    plant_->outputs = std::make_unique<ChannelSet>(*plant_->sys, output_names_);
+  if (layout_.size > 0 && state_.lambda.size() != rows)
+    throw std::runtime_error(
+        "the plant at the new parameter estimates keeps other constraint "
+        "rows: the filter's state changes size");
+}
+
+const std::vector<Sensor>& ExtendedKalmanFilter::sensors() const { return plant_->model->sensors; }
+const State& ExtendedKalmanFilter::state() const { return state_; }
+double ExtendedKalmanFilter::time() const { return state_.t; }
+VecX ExtendedKalmanFilter::parameters() const { return params_; }
+
+VecX ExtendedKalmanFilter::parameter_sigma() const {
+  return L_.bottomRows(params_.size()).rowwise().norm();
+}
+
+StateTangent ExtendedKalmanFilter::tangent_of(const VecX& z) const {
+  const Layout& L = layout_;
+  const int n = L.v - L.q;
+  StateTangent d = StateTangent::zero(state_);
+  d.q = z.segment(L.q, n);
+  d.v = z.segment(L.v, n);
+  d.a = z.segment(L.a, n);
+  d.vdot = z.segment(L.vdot, n);
+  d.lambda = z.segment(L.lambda, L.p - L.lambda);
+  return d;
+}
+
+bool ExtendedKalmanFilter::predict() {
+  prev_ = state_;
+  const State& prev = prev_;
+  const StepResult r = plant_->integrator->step(state_, h_);
+  if (!r.converged) {
+    why_ = "the plant's step from t = " + std::to_string(prev.t) + " s failed: " + r.message;
+    return false;
+  }
+  plant_->sys->update_memory(state_);
+  ++step_count_;
+  plant_->step->linearize(prev, state_);
+  if (!plant_->step->factorize()) {
+    why_ = "the step's matrix is singular at t = " + std::to_string(state_.t) + " s";
+    return false;
+  }
+  propagate_covariance(prev);
+  return true;
+}
+
+std::vector<int> ExtendedKalmanFilter::due() const {
+  std::vector<int> list;
+  const auto& sensors = plant_->model->sensors;
+  for (std::size_t k = 0; k < sensors.size(); ++k) {
+    const long every = std::max(1L, std::lround(1.0 / (sensors[k].rate * h_)));
+    if (step_count_ % every == 0) list.push_back(static_cast<int>(k));
+  }
+  return list;
+}
+
+void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y) {
+  const auto& all = plant_->model->sensors;
+  if (y.size() != static_cast<Eigen::Index>(sensors.size()))
+    throw std::invalid_argument("update: " + std::to_string(y.size()) + " samples for " +
+                                std::to_string(sensors.size()) + " sensors");
+  if (sensors.empty()) return;
+  std::vector<double> all_values;
+  plant_->sensors->evaluate(state_, RunStats(), all_values);
+  VecX innovation(y.size()), R(y.size());
+  for (std::size_t r = 0; r < sensors.size(); ++r) {
+    const int k = sensors[r];
+    if (k < 0 || k >= static_cast<int>(all.size()))
+      throw std::invalid_argument("update: no sensor " + std::to_string(k));
+    const auto i = static_cast<Eigen::Index>(r);
+    if (!std::isfinite(y(i)))
+      throw std::invalid_argument("update: the sample of sensor " + all[k].name + " is not finite");
+    innovation(i) = y(i) - all_values[static_cast<std::size_t>(k)];
+    R(i) = all[k].noise * all[k].noise;
+  }
+  // In square-root form: Y = H L from the channels along L's columns; the gain
+  // K = L Yᵀ S⁻¹ and Joseph's form P = (I − KH) P (I − KH)ᵀ + K R Kᵀ as the root
+  // [L − K Y, K R^½], compressed.
+  const MatX Y_all = channels_along_root(*plant_->sensors);
+  MatX Y(static_cast<Eigen::Index>(sensors.size()), L_.cols());
+  for (std::size_t r = 0; r < sensors.size(); ++r)
+    Y.row(static_cast<Eigen::Index>(r)) = Y_all.row(sensors[r]);
+  const MatX S = MatX(Y * Y.transpose()) + MatX(R.asDiagonal());
+  const Eigen::LDLT<MatX> ldlt(S);
+  const MatX K = ldlt.solve(Y * L_.transpose()).transpose();
+  nis_ = innovation.dot(ldlt.solve(innovation));
+  MatX root(layout_.size, L_.cols() + Y.rows());
+  root << L_ - K * Y, K * R.cwiseSqrt().asDiagonal();
+  L_ = std::move(root);
+  compress();
+  correct(K * innovation);
+  ++updates_;
+  if (updates_ == kUnobservedAfter) warn_unobserved();
+}
+
+void ExtendedKalmanFilter::correct(const VecX& dz) {
+  state_ = displaced(state_, tangent_of(dz), 1.0);
+  if (params_.size() > 0) {
+    params_ += dz.tail(params_.size());
+    // The plant is rebuilt at the new estimates (which makes the state consistent there) when
+    // they have moved by a tenth of their σ since it was built: the prediction's bias is then
+    // below a tenth of the reported uncertainty, and a rebuild (reading the model three times)
+    // is not paid at every sample.
+    const VecX moved = (params_ - plant_params_).cwiseAbs();
+    if ((moved.array() > kRebuildShare * parameter_sigma().array()).any()) {
+      build_plant();
+      return;
+    }
+  }
+  // Back on the constraints (positions, velocities). v̇, λ and a keep their linear correction:
+  // v̇ holds the process noise's force of the last step, which the step after reads (α_f v̇_n).
+  const System& sys = *plant_->sys;
+  LinearSystem& ls = plant_->projection;
+  assemble_positions(sys, state_, plant_->run.solver.newton_tol, 50, ls);
+  assemble_velocities(sys, state_, ls, /*use_prescribed=*/false);
+}
+
+void ExtendedKalmanFilter::warn_unobserved() {
+  // The information the measurements gave a parameter shows in its σ: one they do not inform
+  // keeps its prior's (the information matrix's direction for it is empty).
+  const VecX sigma = parameter_sigma();
+  for (std::size_t k = 0; k < settings_.parameters.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    if (sigma(i) > kUnobservedShare * prior_sigma_(i))
+      warn("parameter " + settings_.parameters[k].path + ": after " + std::to_string(updates_) +
+           " updates its σ is still " + std::to_string(sigma(i) / prior_sigma_(i) * 100.0) +
+           " % of its prior's: the sensors do not observe it (its estimate is the guess)");
+  }
+}
+
+void ExtendedKalmanFilter::set_outputs(const std::vector<std::string>& names) {
+  plant_->outputs = std::make_unique<ChannelSet>(*plant_->sys, names);
+  output_names_ = names;
+}
+
+void ExtendedKalmanFilter::warn(const std::string& message) {
+  for (const auto& w : warnings_)
+    if (w == message) return;
+  warnings_.push_back(message);
+}
+
+}  // namespace cs

@@ -1,0 +1,235 @@
+// The extended Kalman filter's covariance: its start, its propagation by the step's tangent and
+// the measurement Jacobian (the equations: docs/estimation.md).
+#include <cmath>
+#include <stdexcept>
+
+#include "clearsim/estimation/extended_kalman_filter.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/run_stats.hpp"
+#include "filter_plant.hpp"
+
+namespace cs {
+
+namespace {
+
+// The initial directions' completion is a central difference of the consistent-state solve over
+// ±kCompletionStep of a direction of size σ: a linear solve's is exact to round-off, a
+// nonlinear one's O(step²).
+constexpr double kCompletionStep = 1e-4;
+constexpr double kChannelStep = 1e-6;
+
+// Positions (kept within tolerance), velocities closest to the given ones, then v̇ and λ: the
+// consistent state nearest to s; a = v̇ as at a start.
+State completed(const System& sys, const State& s, double tol) {
+  State x = s;
+  LinearSystem ls;
+  assemble_positions(sys, x, tol, 50, ls);
+  assemble_velocities(sys, x, ls, /*use_prescribed=*/false);
+  solve_accelerations(sys, x, ls);
+  x.a = x.vdot;
+  return x;
+}
+
+// The orthogonal projector on the null space of B: the directions the constraints allow.
+MatX null_space_projector(const System& sys, const State& s) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  if (m == 0) return MatX::Identity(n, n);
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  MatX B = MatX::Zero(m, n);
+  sys.constraints(kin, s.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  const MatX BBt = B * B.transpose();
+  return MatX::Identity(n, n) - B.transpose() * BBt.ldlt().solve(B);
+}
+
+}  // namespace
+
+void ExtendedKalmanFilter::start_covariance() {
+  // Columns σ_i Π e_i of positions and velocities, each completed to a consistent tangent (the
+  // velocities a position change implies, v̇, λ, a = v̇) by the consistent-state solve.
+  const System& sys = *plant_->sys;
+  const int n = sys.num_dofs();
+  const MatX Pi = null_space_projector(sys, state_);
+  const double tol = plant_->run.solver.newton_tol;
+  MatX L = MatX::Zero(layout_.size, 2 * n);
+  for (int i = 0; i < 2 * n; ++i) {
+    const bool velocity = i >= n;
+    const bool rotation = (i % n) % 6 >= 3;
+    const double sigma =
+        velocity ? (rotation ? settings_.sigma_angular_velocity : settings_.sigma_velocity)
+                 : (rotation ? settings_.sigma_rotation : settings_.sigma_position);
+    if (sigma == 0.0) continue;
+    StateTangent d = StateTangent::zero(state_);
+    (velocity ? d.v : d.q) = Pi.col(i % n);
+    if (d.q.norm() + d.v.norm() < 1e-12) continue;  // a direction the constraints forbid
+    const State plus = completed(sys, displaced(state_, d, kCompletionStep), tol);
+    const State minus = completed(sys, displaced(state_, d, -kCompletionStep), tol);
+    L.col(i) = sigma * tangent_coordinates(central_difference(plus, minus, kCompletionStep));
+  }
+  const int np = static_cast<int>(params_.size());
+  L_.setZero(layout_.size, 2 * n + np);
+  L_.leftCols(2 * n) = L;
+  for (int k = 0; k < np; ++k)
+    L_(layout_.p + k, 2 * n + k) = settings_.parameters[static_cast<std::size_t>(k)].sigma;
+  compress();
+  prior_sigma_ = parameter_sigma();
+}
+
+VecX ExtendedKalmanFilter::tangent_coordinates(const StateTangent& d) const {
+  const Layout& L = layout_;
+  const int n = L.v - L.q;
+  VecX z = VecX::Zero(L.size);
+  z.segment(L.q, n) = d.q;
+  z.segment(L.v, n) = d.v;
+  z.segment(L.a, n) = d.a;
+  z.segment(L.vdot, n) = d.vdot;
+  z.segment(L.lambda, L.p - L.lambda) = d.lambda;
+  return z;
+}
+
+VecX ExtendedKalmanFilter::parameter_residual(int k, const State& prev, const State& s) const {
+  const estimation::PerturbedModels& pm = plant_->perturbed[static_cast<std::size_t>(k)];
+  VecX r[2];
+  State x = s;
+  for (int side = 0; side < 2; ++side)
+    plant_->step->residual(*pm.sys[side], prev, s.t - prev.t, s.vdot, s.lambda, x, r[side]);
+  return (r[0] - r[1]) / (2.0 * pm.delta);
+}
+
+VecX ExtendedKalmanFilter::propagate_coordinates(const VecX& z, const MatX& r_p) const {
+  StateTangent next;
+  const VecX R_u = r_p.cols() > 0 ? VecX(r_p * z.tail(params_.size())) : VecX();
+  plant_->step->propagate(tangent_of(z), R_u, next);
+  VecX out = tangent_coordinates(next);
+  out.tail(params_.size()) = z.tail(params_.size());  // a parameter is constant over a step
+  return out;
+}
+
+void ExtendedKalmanFilter::propagate_covariance(const State& prev) {
+  // The columns of L, each a tangent of the step's start, through the step: F L without F.
+  MatX r_p(plant_->step->rows(), params_.size());
+  for (int k = 0; k < static_cast<int>(params_.size()); ++k)
+    r_p.col(k) = parameter_residual(k, prev, state_);
+  for (Eigen::Index c = 0; c < L_.cols(); ++c) L_.col(c) = propagate_coordinates(L_.col(c), r_p);
+  add_process_noise(StateTangent::zero(prev), layout_.v - layout_.q);
+  if (L_.cols() > 2 * layout_.size / 3) compress();
+}
+
+MatX ExtendedKalmanFilter::transition_jacobian() const {
+  // F column by column: a unit direction of q, v, a or v̇ through the step (λ_n is not read by
+  // the step: zero columns), a parameter through its residual's derivative.
+  MatX r_p(plant_->step->rows(), params_.size());
+  for (int k = 0; k < static_cast<int>(params_.size()); ++k)
+    r_p.col(k) = parameter_residual(k, prev_, state_);
+  MatX F = MatX::Zero(layout_.size, layout_.size);
+  for (int j = 0; j < layout_.size; ++j) {
+    if (j >= layout_.lambda && j < layout_.p) continue;
+    VecX z = VecX::Zero(layout_.size);
+    z(j) = 1.0;
+    F.col(j) = propagate_coordinates(z, r_p);
+  }
+  return F;
+}
+
+void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
+  // A white acceleration w_i of body coordinate i acts as the force M e_i w_i, whose mean over
+  // the step has the variance q²/h: R_p = −M e_i, propagated with dS = 0; its column of L is
+  // that response times q/√h. A parameter's random walk adds w √h to its own.
+  const double h = plant_->step->step_size();
+  const StepLinearization& step = *plant_->step;
+  std::vector<VecX> added;
+  StateTangent next;
+  for (int i = 0; i < n; ++i) {
+    const double q =
+        i % 6 < 3 ? settings_.acceleration_noise : settings_.angular_acceleration_noise;
+    if (q == 0.0) continue;
+    VecX e = VecX::Zero(n), Me, R_p = VecX::Zero(step.rows());
+    e(i) = 1.0;
+    plant_->sys->mass_times(e, Me);
+    R_p.head(n) = -Me;
+    step.propagate(zero, R_p, next);
+    added.push_back(q / std::sqrt(h) * tangent_coordinates(next));
+  }
+  for (std::size_t k = 0; k < settings_.parameters.size(); ++k) {
+    if (settings_.parameters[k].walk == 0.0) continue;
+    VecX z = VecX::Zero(layout_.size);
+    z(layout_.p + static_cast<int>(k)) = settings_.parameters[k].walk * std::sqrt(h);
+    added.push_back(z);
+  }
+  if (added.empty()) return;
+  const Eigen::Index c0 = L_.cols();
+  L_.conservativeResize(Eigen::NoChange, c0 + static_cast<Eigen::Index>(added.size()));
+  for (std::size_t k = 0; k < added.size(); ++k)
+    L_.col(c0 + static_cast<Eigen::Index>(k)) = added[k];
+}
+
+void ExtendedKalmanFilter::compress() {
+  // Lᵀ Π = Q R gives L Lᵀ = Π Rᵀ R Πᵀ: the root Π Rᵀ, its columns cut at R's rank.
+  if (L_.cols() == 0) return;
+  const MatX Lt = L_.transpose();
+  Eigen::ColPivHouseholderQR<MatX> qr(Lt);
+  qr.setThreshold(1e-14);
+  const Eigen::Index rank = std::max<Eigen::Index>(1, qr.rank());
+  const MatX R = qr.matrixR().topRows(rank).template triangularView<Eigen::Upper>();
+  L_ = qr.colsPermutation() * R.transpose();
+}
+
+MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const {
+  // Central differences along each column of L, scaled to a step of kChannelStep in its largest
+  // pose or velocity coordinate (where channels are nonlinear; they are linear in v̇ and λ, whose
+  // entries can be β′ ≈ 1/h² larger and must not shrink the step to round-off).
+  const RunStats stats;
+  std::vector<double> plus, minus;
+  MatX Y = MatX::Zero(static_cast<Eigen::Index>(channels.names().size()), L_.cols());
+  for (Eigen::Index c = 0; c < L_.cols(); ++c) {
+    double size = L_.col(c).segment(layout_.q, layout_.a - layout_.q).lpNorm<Eigen::Infinity>();
+    if (!(size > 0.0)) size = L_.col(c).head(layout_.p).lpNorm<Eigen::Infinity>();
+    if (!(size > 0.0)) continue;
+    const double eps = kChannelStep / size;
+    const StateTangent d = tangent_of(L_.col(c));
+    channels.evaluate(displaced(state_, d, eps), stats, plus);
+    channels.evaluate(displaced(state_, d, -eps), stats, minus);
+    for (std::size_t k = 0; k < plus.size(); ++k)
+      Y(static_cast<Eigen::Index>(k), c) = (plus[k] - minus[k]) / (2.0 * eps);
+  }
+  return Y;
+}
+
+MatX ExtendedKalmanFilter::channel_jacobian(const ChannelSet& channels) const {
+  // Central differences along each coordinate of z (a parameter's column is zero: the channels
+  // are read at the state, not at the parameter; docs/estimation.md).
+  const RunStats stats;
+  std::vector<double> plus, minus;
+  MatX J = MatX::Zero(static_cast<Eigen::Index>(channels.names().size()), layout_.size);
+  for (int j = 0; j < layout_.p; ++j) {
+    VecX z = VecX::Zero(layout_.size);
+    z(j) = 1.0;
+    const StateTangent d = tangent_of(z);
+    channels.evaluate(displaced(state_, d, kChannelStep), stats, plus);
+    channels.evaluate(displaced(state_, d, -kChannelStep), stats, minus);
+    for (std::size_t c = 0; c < plus.size(); ++c)
+      J(static_cast<Eigen::Index>(c), j) = (plus[c] - minus[c]) / (2.0 * kChannelStep);
+  }
+  return J;
+}
+
+MatX ExtendedKalmanFilter::measurement_jacobian(const std::vector<int>& sensors) const {
+  const MatX J = channel_jacobian(*plant_->sensors);
+  MatX H(static_cast<Eigen::Index>(sensors.size()), layout_.size);
+  for (std::size_t r = 0; r < sensors.size(); ++r)
+    H.row(static_cast<Eigen::Index>(r)) = J.row(sensors[r]);
+  return H;
+}
+
+void ExtendedKalmanFilter::estimate_outputs(std::vector<double>& values,
+                                            std::vector<double>& sigmas) const {
+  if (!plant_->outputs) throw std::logic_error("estimate_outputs: no outputs set (set_outputs)");
+  const ChannelSet& channels = *plant_->outputs;
+  channels.evaluate(state_, RunStats(), values);
+  const VecX var = channels_along_root(channels).rowwise().squaredNorm();
+  sigmas.resize(values.size());
+  for (std::size_t c = 0; c < values.size(); ++c)
+    sigmas[c] = std::sqrt(std::max(0.0, var(static_cast<Eigen::Index>(c))));
+}
+
+}  // namespace cs

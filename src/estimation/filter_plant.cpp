@@ -1,0 +1,120 @@
+#include "filter_plant.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "clearsim/estimation/sensor_channels.hpp"
+#include "clearsim/sensitivity/direct_sensitivity.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/integrator_factory.hpp"
+#include "clearsim/solvers/simulation.hpp"
+
+namespace cs::estimation {
+
+namespace {
+
+// A parameter's models are p(1 ± δ) (p ± δ₀ at p = 0): the central difference of the residual,
+// O(δ²) = 1e-8 relative, well below any covariance's meaning.
+constexpr double kRelativeStep = 1e-4;
+constexpr double kZeroStep = 1e-7;
+
+std::vector<Override> with_parameters(std::vector<Override> overrides,
+                                      const std::vector<std::string>& paths, const VecX& values) {
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    overrides.push_back(
+        {paths[k], exact_text(values(static_cast<Eigen::Index>(k))), "parameter " + paths[k]});
+  return overrides;
+}
+
+std::unique_ptr<LoadedModel> load(const std::string& text, const std::string& name,
+                                  const std::vector<Override>& overrides) {
+  auto lm = std::make_unique<LoadedModel>(load_model_string(text, name, overrides));
+  // The step's tangent is written in body poses (as the sensitivities' is).
+  lm->run.solver.coordinates = CoordinateChoice::kAbsolute;
+  return lm;
+}
+
+// Makes s consistent in sys (removing the rows the plant's start removed). A state of the run
+// keeps its v̇, λ and a (the filter's correction of them, the process noise's force included).
+void make_state_consistent(System& sys, const RunSettings& run, State& s, bool given) {
+  const State before = s;
+  std::vector<std::string> notes;
+  const SolveReport rep = make_consistent(sys, s, run.solver.newton_tol, notes,
+                                          given ? StartFrom::kGivenState : StartFrom::kModel);
+  if (!rep.ok) throw std::invalid_argument("the filter's state is not consistent: " + rep.message);
+  if (given && s.lambda.size() == before.lambda.size()) {
+    s.vdot = before.vdot;
+    s.lambda = before.lambda;
+    s.a = before.a;
+  }
+}
+
+PerturbedModels perturbed_models(const std::string& text, const std::string& name,
+                                 const std::vector<Override>& overrides,
+                                 const std::vector<std::string>& paths, const VecX& values,
+                                 std::size_t k, const System& plant, const State& s) {
+  PerturbedModels pm;
+  const auto i = static_cast<Eigen::Index>(k);
+  const double step = values(i) != 0.0 ? kRelativeStep * std::abs(values(i)) : kZeroStep;
+  double v[2];
+  for (int side = 0; side < 2; ++side) {
+    VecX shifted = values;
+    shifted(i) += side == 0 ? step : -step;
+    v[side] = std::strtod(exact_text(shifted(i)).c_str(), nullptr);
+    pm.model[side] = load(text, name, with_parameters(overrides, paths, shifted));
+    pm.sys[side] = std::make_unique<System>(pm.model[side]->model);
+    State x = s;  // the same redundant rows removed as the plant's
+    make_state_consistent(*pm.sys[side], pm.model[side]->run, x, true);
+    if (pm.sys[side]->num_dofs() != plant.num_dofs() ||
+        pm.sys[side]->num_constraints() != plant.num_constraints())
+      throw std::invalid_argument("parameter " + paths[k] +
+                                  ": changing it changes the model's structure (bodies or "
+                                  "constraint rows), so it cannot be estimated");
+  }
+  pm.delta = 0.5 * (v[0] - v[1]);
+  return pm;
+}
+
+}  // namespace
+
+std::string exact_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
+                                        const std::vector<Override>& overrides,
+                                        const std::vector<std::string>& paths, const VecX& values,
+                                        State& s, std::vector<PerturbedModels> reuse) {
+  auto plant = std::make_unique<FilterPlant>();
+  plant->model = load(text, name, with_parameters(overrides, paths, values));
+  plant->run = plant->model->run;
+  plant->sys = std::make_unique<System>(plant->model->model);
+  System& sys = *plant->sys;
+  if (plant->run.solver.analysis != Analysis::kDynamic)
+    throw std::invalid_argument("a Kalman filter needs a dynamic analysis (solver.analysis)");
+  std::string why = incompatible_settings(sys, plant->run.solver);
+  if (why.empty()) why = DirectSensitivity::unsupported(sys, plant->run);
+  if (!why.empty()) throw std::invalid_argument("the filter cannot use this model: " + why);
+  if (plant->model->sensors.empty())
+    throw std::invalid_argument(name + ": the model has no sensors section: nothing to measure");
+  const bool given = !s.x_W.empty();
+  if (!given) s = initial_state(sys, 0.0);
+  make_state_consistent(sys, plant->run, s, given);
+  plant->integrator = make_integrator(sys, plant->run.solver);
+  plant->step =
+      std::make_unique<StepLinearization>(sys, AlphaParameters::from_settings(plant->run.solver));
+  plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
+  if (!reuse.empty()) {
+    plant->perturbed = std::move(reuse);
+    return plant;
+  }
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    plant->perturbed.push_back(perturbed_models(text, name, overrides, paths, values, k, sys, s));
+  plant->perturbed_at = values;
+  return plant;
+}
+
+}  // namespace cs::estimation

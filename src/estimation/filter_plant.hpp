@@ -1,0 +1,53 @@
+// The filter's plant (private to src/estimation): the model at the current parameter estimates,
+// its integrator, its step's tangent, its sensors' channels, and for each augmented parameter
+// the models at p ± δ whose residuals give the step's derivative in p.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/step_linearization.hpp"
+#include "clearsim/solvers/integrator.hpp"
+#include "clearsim/solvers/linear_system.hpp"
+
+namespace cs::estimation {
+
+struct PerturbedModels {
+  std::array<std::unique_ptr<LoadedModel>, 2> model;  // p + δ, p − δ
+  std::array<std::unique_ptr<System>, 2> sys;
+  double delta = 0.0;  // half the difference of their values
+};
+
+struct FilterPlant {
+  std::unique_ptr<LoadedModel> model;
+  std::unique_ptr<System> sys;
+  RunSettings run;
+  std::unique_ptr<Integrator> integrator;
+  std::unique_ptr<StepLinearization> step;
+  std::unique_ptr<ChannelSet> sensors;
+  std::unique_ptr<ChannelSet> outputs;     // the filter's estimated channels (may be empty)
+  std::vector<PerturbedModels> perturbed;  // one per augmented parameter
+  VecX perturbed_at;                       // the parameters they were built around
+  LinearSystem projection;                 // the corrected state's projection on the constraints
+};
+
+// The plant of the model text with `overrides` and the parameters `paths` set to `values`. With
+// `s` empty (no bodies), s becomes the model's consistent initial state; otherwise s is made
+// consistent in the new model, its pseudo-acceleration a kept. Throws ModelFileError or
+// std::invalid_argument (a model out of the filter's scope, a structure that changes with p).
+// `reuse` (if not empty): the parameters' perturbed models of an earlier plant, kept instead of
+// built anew.
+std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
+                                        const std::vector<Override>& overrides,
+                                        const std::vector<std::string>& paths, const VecX& values,
+                                        State& s, std::vector<PerturbedModels> reuse = {});
+
+// "%.17g": a value as an override's text, read back exactly.
+std::string exact_text(double x);
+
+}  // namespace cs::estimation

@@ -1,0 +1,72 @@
+// An augmented parameter found by the "three-simulation" method: a reference run with the true
+// stiffness makes noisy measurements, the filter's plant starts with a wrong one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "clearsim/estimation/extended_kalman_filter.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/solvers/simulation.hpp"
+#include "spring_mass_kf.hpp"
+
+namespace cs {
+namespace {
+
+using testing::spring_mass_yaml;
+
+TEST(ParameterEstimation, SpringStiffnessConvergesWithinThreeSigma) {
+  constexpr double kTrue = 50.0, kGuess = 40.0;
+  const LoadedModel lm = load_model_string(spring_mass_yaml(kTrue), "truth");
+  System sys(lm.model);
+  Simulation truth(sys, lm.run);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(truth.initialize(notes));
+  FilterSettings f;
+  f.sigma_position = 0.01;
+  f.sigma_velocity = 0.01;
+  f.parameters.push_back({"forces.spring.stiffness", 10.0, 0.0});
+  ExtendedKalmanFilter ekf(spring_mass_yaml(kGuess), "plant", {}, f);
+  std::mt19937_64 rng(2031);
+  std::normal_distribution<double> normal;
+  for (int n = 0; n <= 3000; ++n) {
+    if (n > 0) {
+      ASSERT_TRUE(truth.step());
+      ASSERT_TRUE(ekf.predict()) << ekf.why();
+    }
+    const std::vector<int> due = ekf.due();
+    if (due.empty()) continue;
+    ekf.update(due, VecX::Constant(1, truth.state().x_W[0].x() + 0.01 * normal(rng)));
+  }
+  const double k = ekf.parameters()(0), sigma = ekf.parameter_sigma()(0);
+  std::printf("stiffness: true %g, guess %g, estimate %.4f ± %.4f (3 s, 300 samples)\n", kTrue,
+              kGuess, k, sigma);
+  EXPECT_LT(std::abs(k - kTrue), 3.0 * sigma);
+  EXPECT_LT(sigma, 1.0);  // the measurements did inform it
+  EXPECT_TRUE(ekf.warnings().empty());
+}
+
+TEST(ParameterEstimation, UnobservableParameterIsSaidSo) {
+  // The damping of a spring that never moves: no measurement informs it.
+  std::string yaml = spring_mass_yaml();
+  yaml.replace(yaml.find("position: [0.1, 0, 0]"), 21, "position: [0.0, 0, 0]");
+  yaml.replace(yaml.find("[0.1, 0, 0]]"), 12, "[0.0, 0, 0]]");
+  FilterSettings f;
+  f.sigma_position = 1e-9;
+  f.sigma_velocity = 1e-9;
+  f.parameters.push_back({"forces.spring.damping", 0.2, 0.0});
+  ExtendedKalmanFilter ekf(yaml, "still", {}, f);
+  for (int n = 0; n <= 2100; ++n) {
+    if (n > 0) {
+      ASSERT_TRUE(ekf.predict());
+    }
+    const auto due = ekf.due();
+    if (!due.empty()) ekf.update(due, VecX::Zero(1));
+  }
+  ASSERT_EQ(ekf.warnings().size(), 1u);
+  EXPECT_NE(ekf.warnings()[0].find("forces.spring.damping"), std::string::npos);
+  EXPECT_NE(ekf.warnings()[0].find("do not observe"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cs
