@@ -60,7 +60,7 @@ MeshBox triangle_box(const Vec3& a, const Vec3& b, const Vec3& c, double slack) 
 PatchTracker::PatchTracker(const MeshInstance& m0, const MeshInstance& m1, double margin)
     : margin_(margin) {
   if (!(margin_ > 0.0))
-    margin_ = std::max(median_triangle_size(*m0.mesh), median_triangle_size(*m1.mesh));
+    margin_ = 0.1 * std::max(median_triangle_size(*m0.mesh), median_triangle_size(*m1.mesh));
   p_side_ = m0.mesh->num_triangles() <= m1.mesh->num_triangles() ? 0 : 1;
   const TriangleMesh& p = p_side_ == 0 ? *m0.mesh : *m1.mesh;
   const TriangleMesh& q = p_side_ == 0 ? *m1.mesh : *m0.mesh;

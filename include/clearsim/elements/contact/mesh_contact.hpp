@@ -77,8 +77,8 @@ struct MeshContactOptions {
   // place of the candidates above when true. Off by default: on seed 004's herringbone pair it
   // does not yet beat FCL's collide (docs/PERFORMANCE.md, "Mesh–mesh contact").
   bool patch_tracking = false;
-  // Patches nearer than this to the other mesh are tested triangle by triangle. 0: the larger
-  // median triangle size of the two meshes (PatchTracker).
+  // Patches nearer than this to the other mesh are tested triangle by triangle. 0: a tenth of
+  // the larger median triangle size of the two meshes (PatchTracker).
   double tracking_margin = 0.0;  // [m]
   // Hold the contact set through a step: the regions (vertex–face pairs, line-end crossings)
   // found at the first evaluation at a time t (an implicit step's predictor) are reused by the

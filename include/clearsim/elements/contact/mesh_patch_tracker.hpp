@@ -54,9 +54,9 @@ class PatchTracker {
   // larger cap opens many more boxes: 64 margins cost 3× as much on seed 004's pair).
   static constexpr double kClearanceCap = 4.0;
 
-  // Patches nearer than `margin` [m] to the other mesh are tested triangle by triangle; ≤ 0: the
-  // larger of the two meshes' median triangle sizes (bounding-box extents), about the distance
-  // a triangle's worth of sliding takes.
+  // Patches nearer than `margin` [m] to the other mesh are tested triangle by triangle; ≤ 0: a
+  // tenth of the larger of the two meshes' median triangle sizes (bounding-box extents; 2.25 mm
+  // on seed 004's pair, where 2–5 mm cost the same and 10 mm 50 % more).
   PatchTracker(const MeshInstance& m0, const MeshInstance& m1, double margin);
   // Intersecting triangle pairs (of mesh 0, of mesh 1) at m0's and m1's poses, sorted.
   std::vector<std::array<int, 2>> intersecting(const MeshInstance& m0, const MeshInstance& m1,
