@@ -56,7 +56,7 @@ class PatchTracker {
 
   // Patches nearer than `margin` [m] to the other mesh are tested triangle by triangle; ≤ 0: a
   // tenth of the larger of the two meshes' median triangle sizes (bounding-box extents; 2.25 mm
-  // on seed 004's pair, where 2–5 mm cost the same and 10 mm 50 % more).
+  // on seed 004's pair, where 2 and 5 mm cost about the same).
   PatchTracker(const MeshInstance& m0, const MeshInstance& m1, double margin);
   // Intersecting triangle pairs (of mesh 0, of mesh 1) at m0's and m1's poses, sorted.
   std::vector<std::array<int, 2>> intersecting(const MeshInstance& m0, const MeshInstance& m1,
