@@ -68,7 +68,7 @@ PatchTracker::PatchTracker(const MeshInstance& m0, const MeshInstance& m1, doubl
   // Distances are compared after sums of products of coordinates: 1e-9 of them is far above
   // their rounding and far below a contact's depth.
   slack_ = 1e-9 * (1.0 + largest_coordinate(p) + largest_coordinate(q));
-  cell_size_ = std::max(median_triangle_size(q), 1e3 * slack_);
+  cell_size_ = std::max(kCellFraction * median_triangle_size(q), 1e3 * slack_);
   for (MeshPatch& piece : p_bvh.patches(kPatchTriangles)) {
     Patch patch;
     patch.radius = piece.box.half.norm();
