@@ -173,11 +173,13 @@ void BM_MeshContactHerringbonePose(benchmark::State& state) {
 BENCHMARK(BM_MeshContactHerringbonePose)->Arg(-1)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // Along the motion: per step of h = 1e-4 s at 718 rpm (7.52 mrad of the pinion), a predictor
-// evaluation and three iterates; the time is per evaluation, `rebuilds` per step.
+// evaluation and three iterates; the time is per evaluation, `rebuilds` per step. Argument −2:
+// patch tracking (mesh_patch_tracker.hpp) at its default margin.
 void BM_MeshContactHerringboneMotion(benchmark::State& state) {
   contact::MeshContactOptions options;
   options.hold_contact_set = false;  // the detection's cost at every evaluation
   options.candidate_margin = state.range(0) < 0 ? -1.0 : 1e-6 * static_cast<double>(state.range(0));
+  options.patch_tracking = state.range(0) == -2;
   const MeshContact mc("mesh", herringbone(0), herringbone(1), seed004_laws(), options);
   BodyKinematics pinion, wheel;
   const double step = 75.1887e-4;
@@ -195,6 +197,7 @@ void BM_MeshContactHerringboneMotion(benchmark::State& state) {
       4.0 * static_cast<double>(rebuilds) / static_cast<double>(std::max(evaluations, 1L));
 }
 BENCHMARK(BM_MeshContactHerringboneMotion)
+    ->Arg(-2)
     ->Arg(-1)
     ->Arg(50)
     ->Arg(200)

@@ -66,6 +66,40 @@ double squared_distance_to(const fcl::OBBd& box, const Vec3& p) {
   return (local.cwiseAbs() - box.extent).cwiseMax(0.0).squaredNorm();
 }
 
+fcl::OBBd obb_of(const MeshBox& b) {
+  fcl::OBBd o;
+  o.axis = b.axes;
+  o.To = b.centre;
+  o.extent = b.half;
+  return o;
+}
+
+// A lower bound on the distance between two boxes given in one frame: their largest separation
+// along one of the 15 axes of the separating-axis test (the boxes' own axes and the unit cross
+// products of one axis of each). A point set's projection on a unit axis is no farther from
+// another's than the sets are, so each separation is a lower bound. ≤ 0 when no axis
+// separates them (they overlap, or nearly: then there is no bound but 0).
+double separation(const fcl::OBBd& a, const fcl::OBBd& b) {
+  const Mat3 R = a.axis.transpose() * b.axis;  // b's axes in a's frame, as columns
+  const Vec3 t = a.axis.transpose() * (b.To - a.To);
+  const Mat3 absR = R.cwiseAbs();
+  double gap = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 3; ++i) {
+    gap = std::max(gap, std::abs(t(i)) - a.extent(i) - absR.row(i).dot(b.extent));
+    gap = std::max(gap, std::abs(t.dot(R.col(i))) - absR.col(i).dot(a.extent) - b.extent(i));
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 L = Vec3::Unit(i).cross(R.col(j));  // a's axis i × b's axis j, in a's frame
+      const double n = L.norm();
+      if (n < 1e-6) continue;  // parallel axes: covered by the face axes above
+      const double ra = L.cwiseAbs().dot(a.extent);
+      const double rb = (R.transpose() * L).cwiseAbs().dot(b.extent);
+      gap = std::max(gap, (std::abs(L.dot(t)) - ra - rb) / n);
+    }
+  return gap;
+}
+
 class FclTree final : public cs::MeshBvhTree {
  public:
   explicit FclTree(const TriangleMesh& mesh) : mesh_(mesh) {
@@ -93,8 +127,14 @@ class FclTree final : public cs::MeshBvhTree {
                                                      double max_distance) const override;
   std::vector<MeshBox> boxes(int depth) const override;
   NearestTriangle nearest(const Vec3& p_M, int hint) const override;
+  std::vector<cs::MeshPatch> patches(int max_triangles) const override;
+  void triangles_in_box(const MeshBox& box_M, std::vector<int>& out) const override;
+  double clearance(const MeshBox& box_M, double floor, double cap) const override;
 
  private:
+  // The triangles under node `id`, appended to `out`.
+  void leaves_under(int id, std::vector<int>& out) const;
+
   // Both trees of a query come from this plugin (mesh_bvh_plugin.hpp).
   static const FclTree& of(const cs::MeshBvhTree& t) { return static_cast<const FclTree&>(t); }
 
@@ -256,6 +296,90 @@ NearestTriangle FclTree::nearest(const Vec3& p_M, int hint) const {
     }
   }
   return out;
+}
+
+void FclTree::leaves_under(int id, std::vector<int>& out) const {
+  std::vector<int> stack{id};
+  while (!stack.empty()) {
+    const auto& n = model_->getBV(stack.back());
+    stack.pop_back();
+    if (n.isLeaf()) {
+      out.push_back(n.primitiveId());
+    } else {
+      stack.push_back(n.rightChild());
+      stack.push_back(n.leftChild());
+    }
+  }
+}
+
+std::vector<cs::MeshPatch> FclTree::patches(int max_triangles) const {
+  std::vector<cs::MeshPatch> out;
+  std::vector<int> stack{0};
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    const auto& n = model_->getBV(id);
+    if (!n.isLeaf() && n.num_primitives > max_triangles) {
+      stack.push_back(n.rightChild());
+      stack.push_back(n.leftChild());
+      continue;
+    }
+    cs::MeshPatch p;
+    p.box = {n.bv.obb.axis, n.bv.obb.To, n.bv.obb.extent};
+    leaves_under(id, p.triangles);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// FCL's own box test (the one collide() prunes with), the box given in this mesh's frame.
+void FclTree::triangles_in_box(const MeshBox& box_M, std::vector<int>& out) const {
+  const fcl::OBBd query = obb_of(box_M);
+  const Mat3 I = Mat3::Identity();
+  const Vec3 zero = Vec3::Zero();
+  std::vector<int> stack{0};
+  while (!stack.empty()) {
+    const auto& n = model_->getBV(stack.back());
+    stack.pop_back();
+    if (!fcl::overlap(I, zero, query, n.bv.obb)) continue;
+    if (n.isLeaf()) {
+      out.push_back(n.primitiveId());
+    } else {
+      stack.push_back(n.rightChild());
+      stack.push_back(n.leftChild());
+    }
+  }
+}
+
+// Branch and bound on separation() (a lower bound for every triangle under a node, since a
+// node's box holds its children's): a node no nearer than the best leaf so far, or than `cap`,
+// is skipped.
+double FclTree::clearance(const MeshBox& box_M, double floor, double cap) const {
+  const fcl::OBBd query = obb_of(box_M);
+  double best = cap;
+  std::vector<std::pair<double, int>> stack{{separation(query, model_->getBV(0).bv.obb), 0}};
+  while (!stack.empty()) {
+    const auto [gap, id] = stack.back();
+    stack.pop_back();
+    if (gap >= best) continue;
+    const auto& n = model_->getBV(id);
+    if (n.isLeaf()) {
+      best = std::max(gap, 0.0);
+      if (best < floor) return best;
+      continue;
+    }
+    const int a = n.leftChild(), b = n.rightChild();
+    const double ga = separation(query, model_->getBV(a).bv.obb);
+    const double gb = separation(query, model_->getBV(b).bv.obb);
+    if (ga <= gb) {  // the nearer child on top
+      stack.emplace_back(gb, b);
+      stack.emplace_back(ga, a);
+    } else {
+      stack.emplace_back(ga, a);
+      stack.emplace_back(gb, b);
+    }
+  }
+  return best;
 }
 
 class FclBackend final : public cs::MeshBvhBackend {

@@ -46,6 +46,18 @@ bool MeshBvh::boxes_within(const MeshBox& a, const MeshPose& X_a, const MeshBox&
   return backend().boxes_within(a, X_a, b, X_b, distance);
 }
 
+std::vector<MeshPatch> MeshBvh::patches(int max_triangles) const {
+  return tree_->patches(max_triangles);
+}
+
+void MeshBvh::triangles_in_box(const MeshBox& box_M, std::vector<int>& out) const {
+  tree_->triangles_in_box(box_M, out);
+}
+
+double MeshBvh::clearance(const MeshBox& box_M, double floor, double cap) const {
+  return tree_->clearance(box_M, floor, cap);
+}
+
 NearestTriangle MeshBvh::nearest(const Vec3& p_M, int hint) const {
   return tree_->nearest(p_M, hint);
 }

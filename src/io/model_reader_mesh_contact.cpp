@@ -17,7 +17,7 @@ const std::vector<std::string> kMeshContactKeys = {
     "type",           "shapes",           "pinion",           "wheel",
     "contact",        "restitution",      "friction",         "max_regions",
     "match_distance", "candidate_margin", "hold_contact_set", "hold_distance",
-    "region_force",   "reference_length"};
+    "region_force",   "reference_length", "patch_tracking",   "tracking_margin"};
 
 // The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
 const Shape& read_contact_shape(const Cursor& c, const Model& model) {
@@ -109,6 +109,10 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   if (auto c = m.find("match_distance")) options.match_distance = read_positive(*c, "m");
   // 0: 5 % of the mean edge length; < 0: no reuse (FCL's collide at every evaluation).
   if (auto c = m.find("candidate_margin")) options.candidate_margin = read_number(*c, "m");
+  // Patch tracking: the broad phase with temporal coherence (off by default, MeshContactOptions);
+  // false: the candidates above, or FCL's collide at every evaluation.
+  if (auto c = m.find("patch_tracking")) options.patch_tracking = read_bool(*c);
+  if (auto c = m.find("tracking_margin")) options.tracking_margin = read_positive(*c, "m");
   if (auto c = m.find("hold_contact_set")) options.hold_contact_set = read_bool(*c);
   if (auto c = m.find("hold_distance")) options.hold_distance = read_positive(*c, "m");
   // Between two gears that mesh as placed, the analytic mesh of the pair gives the helix spans

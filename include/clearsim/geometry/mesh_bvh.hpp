@@ -33,6 +33,12 @@ struct CandidatePair {
   double distance = 0.0;  // their distance at the poses of the search [m]
 };
 
+// A piece of a mesh: the triangles under one node of its hierarchy and that node's box.
+struct MeshPatch {
+  MeshBox box;                 // mesh frame
+  std::vector<int> triangles;  // indices into mesh.triangles
+};
+
 struct NearestTriangle {
   int triangle = -1;            // index into mesh.triangles, −1 if the mesh is empty
   Vec3 closest = Vec3::Zero();  // closest point of that triangle, mesh frame [m]
@@ -71,6 +77,20 @@ class MeshBvh {
   // `distance` of each other (false means farther apart; true may be a near miss).
   static bool boxes_within(const MeshBox& a, const MeshPose& X_a, const MeshBox& b,
                            const MeshPose& X_b, double distance);
+
+  // The mesh cut into patches: the largest subtrees of the hierarchy that hold at most
+  // `max_triangles` triangles each (every triangle in exactly one patch).
+  std::vector<MeshPatch> patches(int max_triangles) const;
+  // Appends to `out` every triangle whose leaf box overlaps `box_M` (a box in this mesh's frame):
+  // a superset of the triangles that meet the box.
+  void triangles_in_box(const MeshBox& box_M, std::vector<int>& out) const;
+  // A lower bound on the distance from `box_M` (this mesh's frame) to this mesh's triangles: the
+  // least separation of the box from a leaf box along one of their 15 separating axes (a
+  // projection on a unit axis never lengthens a distance), by branch and bound over the
+  // hierarchy, at most `cap` (nodes at least that far are not opened: a far box costs a few
+  // tests). Returns early, with some value below `floor`, once a leaf box is found closer than
+  // `floor`: then it is no bound. 0 when the box meets a leaf box.
+  double clearance(const MeshBox& box_M, double floor, double cap) const;
 
   // The triangle nearest to the point p_M (mesh frame) and its closest point on it (branch and
   // bound over the hierarchy's boxes: cost ~ log of the triangle count). `hint`, a triangle

@@ -24,6 +24,9 @@ class MeshBvhTree {
       const std::vector<CandidatePair>& pairs, double max_distance) const = 0;
   virtual std::vector<MeshBox> boxes(int depth) const = 0;
   virtual NearestTriangle nearest(const Vec3& p_M, int hint) const = 0;
+  virtual std::vector<MeshPatch> patches(int max_triangles) const = 0;
+  virtual void triangles_in_box(const MeshBox& box_M, std::vector<int>& out) const = 0;
+  virtual double clearance(const MeshBox& box_M, double floor, double cap) const = 0;
 };
 
 class MeshBvhBackend {

@@ -96,9 +96,14 @@ MeshContact::MeshContact(std::string name, const Shape& shape_i, const Shape& sh
   // The Newton iterates of a step move by micrometres; a larger move at the same t is a new
   // configuration and gets its own set.
   if (options_.hold_distance <= 0.0) options_.hold_distance = 0.01 * smallest_edge;
-  if (options_.candidate_margin > 0.0)
+  if (options_.patch_tracking) {
+    tracker_ = std::make_unique<PatchTracker>(
+        instance(0, BodyKinematics{}), instance(1, BodyKinematics{}), options_.tracking_margin);
+    options_.tracking_margin = tracker_->margin();
+  } else if (options_.candidate_margin > 0.0) {
     candidates_ = std::make_unique<ContactCandidates>(*sides_[0].bvh, *sides_[1].bvh,
                                                       options_.candidate_margin);
+  }
 }
 
 MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
@@ -117,6 +122,8 @@ std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* 
   const MeshInstance m0 = instance(0, *in.i), m1 = instance(1, *in.j);
   if (full) return split_at_apex(find_regions(m0, m1, stats), m0, m1);
   const auto search = [&](DetectionStats* st) {
+    if (tracker_)
+      return split_at_apex(find_regions(m0, m1, tracker_->intersecting(m0, m1, st), st), m0, m1);
     if (!candidates_) return split_at_apex(find_regions(m0, m1, st), m0, m1);
     return split_at_apex(find_regions(m0, m1, candidates_->intersecting(m0, m1, st), st), m0, m1);
   };

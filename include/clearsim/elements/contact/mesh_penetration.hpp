@@ -58,6 +58,10 @@ struct DetectionStats {
   // Candidate reuse (ContactCandidates): pairs held, whether they were rebuilt for this call.
   int candidate_pairs = 0;
   bool candidates_rebuilt = false;
+  // Patch tracking (PatchTracker): patches whose clearance was measured again, and of those
+  // the ones tested triangle by triangle (within the margin).
+  int patches_refreshed = 0;
+  int patches_tested = 0;
 };
 
 // Vertex neighbours along edges (for the flood fill), built once per mesh.
