@@ -20,6 +20,7 @@
 #include "clearsim/geometry/grid_box_mesh.hpp"
 #include "clearsim/geometry/primitive_meshes.hpp"
 #include "clearsim/math/so3.hpp"
+#include "tests/unit/geometry/seed004_gears.hpp"
 
 namespace cs::bench {
 namespace {
@@ -97,27 +98,10 @@ void BM_MeshContactFullSphereLevel(benchmark::State& state) {
 }
 BENCHMARK(BM_MeshContactFullSphereLevel)->DenseRange(2, 6, 2)->Unit(benchmark::kMicrosecond);
 
-// Seed 004's gears as examples/ship_reducer/model.yaml declares them, at the default resolution
-// (the one mesh contact needs: flank chords well below the 4 µm mesh deflection).
-GearParameters seed004_gear(int teeth, double shift, HelixHand hand) {
-  GearParameters p;
-  p.normal_module = 0.010;
-  p.teeth = teeth;
-  p.normal_pressure_angle = 20.0 * std::numbers::pi / 180.0;
-  p.helix_angle = 27.12 * std::numbers::pi / 180.0;
-  p.hand = hand;
-  p.double_helical = true;
-  p.profile_shift = shift;
-  p.rack = {1.0, 1.4, 0.35};
-  p.face_width = 0.135;
-  p.thickness_allowance = 0.15e-3;
-  return p;
-}
-
 const Shape& herringbone(int side) {
   static const Shape shapes[2] = {
-      shape("pinion", 0, gear_mesh(seed004_gear(27, 0.236, HelixHand::kRight))),
-      shape("wheel", 1, gear_mesh(seed004_gear(151, -0.2299, HelixHand::kLeft)))};
+      shape("pinion", 0, gear_mesh(test::seed004_gear(27, 0.236, HelixHand::kRight, 0.15e-3))),
+      shape("wheel", 1, gear_mesh(test::seed004_gear(151, -0.2299, HelixHand::kLeft, 0.15e-3)))};
   return shapes[side];
 }
 

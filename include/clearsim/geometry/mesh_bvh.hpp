@@ -19,6 +19,15 @@ struct MeshPose {
   Vec3 p_WM = Vec3::Zero();
 };
 
+// The pose of mesh P's frame in mesh O's frame: a point q of P is at M q + c in O's frame.
+struct RelativePose {
+  Mat3 M = Mat3::Identity();
+  Vec3 c = Vec3::Zero();
+};
+inline RelativePose relative_pose(const MeshPose& P, const MeshPose& O) {
+  return {O.R_WM.transpose() * P.R_WM, O.R_WM.transpose() * (P.p_WM - O.p_WM)};
+}
+
 // An oriented box in a mesh frame: centre + axes · (±half).
 struct MeshBox {
   Mat3 axes = Mat3::Identity();  // columns: the box's unit axes

@@ -86,12 +86,7 @@ PatchTracker::PatchTracker(const MeshInstance& m0, const MeshInstance& m1, doubl
 
 PatchTracker::Relative PatchTracker::relative(const MeshInstance& m0,
                                               const MeshInstance& m1) const {
-  const MeshPose& P = p_side_ == 0 ? m0.pose : m1.pose;
-  const MeshPose& Q = p_side_ == 0 ? m1.pose : m0.pose;
-  Relative r;
-  r.M = Q.R_WM.transpose() * P.R_WM;
-  r.c = Q.R_WM.transpose() * (P.p_WM - Q.p_WM);
-  return r;
+  return p_side_ == 0 ? relative_pose(m0.pose, m1.pose) : relative_pose(m1.pose, m0.pose);
 }
 
 // The header's bound on how far any point of the patch has moved relative to Q since `p.at`.

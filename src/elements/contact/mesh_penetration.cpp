@@ -179,12 +179,7 @@ ContactCandidates::ContactCandidates(const MeshBvh& bvh0, const MeshBvh& bvh1, d
 
 ContactCandidates::Relative ContactCandidates::relative(const MeshInstance& m0,
                                                         const MeshInstance& m1) const {
-  const MeshPose& P = partitioned_ == 0 ? m0.pose : m1.pose;
-  const MeshPose& O = partitioned_ == 0 ? m1.pose : m0.pose;
-  Relative r;
-  r.M = O.R_WM.transpose() * P.R_WM;
-  r.c = O.R_WM.transpose() * (P.p_WM - O.p_WM);
-  return r;
+  return partitioned_ == 0 ? relative_pose(m0.pose, m1.pose) : relative_pose(m1.pose, m0.pose);
 }
 
 void ContactCandidates::rebuild(const MeshInstance& m0, const MeshInstance& m1, const Relative& X) {

@@ -16,6 +16,7 @@
 #include "clearsim/math/so3.hpp"
 #include "support/example_runs.hpp"
 #include "support/random_state.hpp"
+#include "unit/geometry/seed004_gears.hpp"
 
 namespace cs::contact {
 namespace {
@@ -58,22 +59,6 @@ TEST(PatchTracking, SpherePlanePairsEqualFclAlongARandomWalk) {
   EXPECT_GT(skipped_somewhere, 100);  // the ball's far patches keep their certificates
 }
 
-// Seed 004's herringbone pair (examples/ship_reducer, mesh_startup.yaml's resolution).
-GearParameters seed004_gear(int teeth, double shift, HelixHand hand) {
-  GearParameters p;
-  p.normal_module = 0.010;
-  p.teeth = teeth;
-  p.normal_pressure_angle = 20.0 * std::numbers::pi / 180.0;
-  p.helix_angle = 27.12 * std::numbers::pi / 180.0;
-  p.hand = hand;
-  p.double_helical = true;
-  p.profile_shift = shift;
-  p.rack = {1.0, 1.4, 0.35};
-  p.face_width = 0.135;
-  p.thickness_allowance = 0.15e-3;
-  return p;
-}
-
 Shape gear_shape(const std::string& name, int body, const GearParameters& p) {
   GearResolution resolution;
   resolution.profile.flank_points = 8;
@@ -101,8 +86,10 @@ ContactLaws seed004_laws() {
 // 0–40 µrad: a predictor and two Newton-like iterates per step, over 1.5 mesh periods, the
 // tracked element against one that runs FCL's collide at every evaluation.
 TEST(PatchTracking, HerringbonePairMatchesFullDetectionAlongTheMotion) {
-  const Shape pinion = gear_shape("pinion", 0, seed004_gear(27, 0.236, HelixHand::kRight));
-  const Shape wheel = gear_shape("wheel", 1, seed004_gear(151, -0.2299, HelixHand::kLeft));
+  const Shape pinion =
+      gear_shape("pinion", 0, test::seed004_gear(27, 0.236, HelixHand::kRight, 0.15e-3));
+  const Shape wheel =
+      gear_shape("wheel", 1, test::seed004_gear(151, -0.2299, HelixHand::kLeft, 0.15e-3));
   MeshContactOptions tracked, full;
   tracked.region_force = full.region_force = RegionForce::kLine;
   tracked.reference_length = full.reference_length = 0.2;

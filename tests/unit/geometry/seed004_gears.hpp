@@ -10,7 +10,10 @@ namespace cs::test {
 inline constexpr double kDeg = M_PI / 180.0;
 inline constexpr double kMm = 1e-3;
 
-inline GearParameters seed004_gear(int teeth, double profile_shift, HelixHand hand) {
+// `thickness_allowance` [m]: examples/ship_reducer's model files take 0.15 mm (their
+// backlash_allowance); the geometry tests, the nominal 0.
+inline GearParameters seed004_gear(int teeth, double profile_shift, HelixHand hand,
+                                   double thickness_allowance = 0.0) {
   GearParameters p;
   p.normal_module = 10 * kMm;
   p.teeth = teeth;
@@ -21,6 +24,7 @@ inline GearParameters seed004_gear(int teeth, double profile_shift, HelixHand ha
   p.rack = {1.0, 1.4, 0.35};  // h_aP*, h_fP*, ρ_fP*
   p.face_width = 135 * kMm;
   p.double_helical = true;
+  p.thickness_allowance = thickness_allowance;
   return p;
 }
 

@@ -69,10 +69,7 @@ class PatchTracker {
   double margin() const { return margin_; }
 
  private:
-  struct Relative {  // P's frame in Q's: q ↦ M q + c
-    Mat3 M = Mat3::Identity();
-    Vec3 c = Vec3::Zero();
-  };
+  using Relative = RelativePose;  // P's frame in the other mesh's (mesh_bvh.hpp)
   struct Patch {
     MeshPatch piece;       // box and triangles, P's frame
     double radius = 0.0;   // ‖half extents‖ [m]

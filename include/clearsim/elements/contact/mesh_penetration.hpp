@@ -101,10 +101,7 @@ class ContactCandidates {
   double margin() const { return margin_; }
 
  private:
-  struct Relative {  // pose of P's frame in the other mesh's frame: q ↦ M q + c
-    Mat3 M = Mat3::Identity();
-    Vec3 c = Vec3::Zero();
-  };
+  using Relative = RelativePose;  // P's frame in the other mesh's (mesh_bvh.hpp)
   Relative relative(const MeshInstance& m0, const MeshInstance& m1) const;
   void rebuild(const MeshInstance& m0, const MeshInstance& m1, const Relative& X);
   // Largest displacement of P's near (far) box corners since the build.
