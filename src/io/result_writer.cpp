@@ -88,6 +88,8 @@ std::string channel_unit(const std::string& channel) {
       {"step_size", "s"},
       {"angle", "rad"},
       {"displacement", "m"},
+      {"length", "m"},
+      {"length_rate", "m/s"},
       {"overtravel", "m"},
       {"overtravel_angle", "rad"},
       {"lost_motion", "rad"},
