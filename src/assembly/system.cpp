@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "clearsim/assembly/forest_rank.hpp"
 #include "clearsim/elements/forces/point_load.hpp"
 #include "clearsim/math/so3.hpp"
 
@@ -359,12 +360,20 @@ std::vector<std::string> System::remove_redundant_rows(const State& s) {
     rank = qr.rank();
     for (Eigen::Index k = 0; k < rank; ++k) independent[qr.colsPermutation().indices()(k)] = true;
   } else {
+    // Sparse QR of a large Bᵀ is slow (its fill-in grows fast with loops, and it took minutes
+    // on a 3000-link chain); most large models have no redundancy. Trees without loops show it
+    // by their structure (forest_rank.hpp); otherwise a sparse LU of [M Bᵀ; B 0] shows it in
+    // the time of one step: it is regular exactly when B has full row rank. Only a failed (or
+    // inaccurate) LU goes on to the rank-revealing QR.
+    std::vector<BodyPairRow> pair_rows;
+    pair_rows.reserve(static_cast<std::size_t>(num_rows_));
+    for_each_constraint_row(
+        kin, s.t, false, [&](const ConstraintBlock& cb, int r, int, int ci, int cj) {
+          pair_rows.push_back({ci < 0 ? -1 : ci / 6, cj < 0 ? -1 : cj / 6, cb.B.row(r)});
+        });
+    if (rows_independent_on_a_forest(pair_rows, model_->num_bodies())) return messages;
     std::vector<Eigen::Triplet<double>> tr;
     constraints(kin, s.t, nullptr, MatrixSink(&tr), nullptr, nullptr);
-    // Sparse QR of a large Bᵀ is slow (its fill-in grows fast with loops); most large models
-    // have no redundancy, which a sparse LU of [M Bᵀ; B 0] shows in the time of one step: it
-    // is regular exactly when B has full row rank. Only a failed (or inaccurate) LU goes on
-    // to the rank-revealing QR.
     if (saddle_is_regular(tr)) return messages;
     VecX norm2 = VecX::Zero(num_rows_);
     for (const auto& e : tr) norm2(e.row()) += e.value() * e.value();
