@@ -9,6 +9,15 @@
 namespace cs {
 
 namespace {
+// Appends an element and records its name in the model's index (Model::name_index).
+int push_element(Model& model, std::unique_ptr<Element> element) {
+  const std::string name = element->name();
+  model.elements.push_back(std::move(element));
+  const int index = static_cast<int>(model.elements.size()) - 1;
+  model.index_name(name, Model::ItemKind::kElement, index);
+  return index;
+}
+
 bool name_taken(const Model& m, const std::string& n) {
   if (n == "ground" || n == "system") return true;
   if (m.find_body(n).has_value() || m.find_element(n) != nullptr || m.find_marker(n) != nullptr ||
@@ -60,7 +69,9 @@ int add_body(Model& model, Body body) {
   const Mat3& R = body.R0_WB;
   if ((R.transpose() * R - Mat3::Identity()).norm() > 1e-9 || R.determinant() < 0.0)
     throw ModelError("body '" + body.name + "': orientation is not a rotation matrix");
+  const std::string name = body.name;
   model.bodies.push_back(std::move(body));
+  model.index_name(name, Model::ItemKind::kBody, model.num_bodies() - 1);
   return model.num_bodies() - 1;
 }
 
@@ -82,6 +93,7 @@ Marker marker_at(const Model& model, int body, const Vec3& p_W, const Mat3& R_WM
 void add_marker(Model& model, const std::string& name, int body, const Vec3& p_W) {
   require_unique(model, name);
   model.markers.push_back({name, marker_at(model, body, p_W, Mat3::Identity())});
+  model.index_name(name, Model::ItemKind::kMarker, static_cast<int>(model.markers.size()) - 1);
 }
 
 void add_shape(Model& model, const std::string& name, int body, const Vec3& p_W, const Mat3& R_WS,
@@ -93,6 +105,7 @@ void add_shape(Model& model, const std::string& name, int body, const Vec3& p_W,
   const Marker frame = marker_at(model, body, p_W, R_WS);
   model.shapes.push_back(
       {name, body, frame.p_B, frame.R_BM, std::move(mesh), std::move(gear), std::move(source)});
+  model.index_name(name, Model::ItemKind::kShape, static_cast<int>(model.shapes.size()) - 1);
 }
 
 int add_joint(Model& model, const std::string& name, joints::JointType type, int body_i, int body_j,
@@ -122,8 +135,7 @@ int add_joint(Model& model, const std::string& name, joints::JointType type, int
   }
   auto j = std::make_unique<joints::IdealJoint>(name, type, marker_at(model, body_i, at_W, Ri),
                                                 marker_at(model, body_j, at_W, Rj));
-  model.elements.push_back(std::move(j));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(model, std::move(j));
 }
 
 int add_driver(Model& model, const std::string& name, const std::string& joint_name,
@@ -146,17 +158,16 @@ int add_driver(Model& model, const std::string& name, const std::string& joint_n
                      "': a translation needs a prismatic or cylindrical "
                      "joint, '" +
                      joint_name + "' is " + joints::to_string(t));
-  model.elements.push_back(std::make_unique<joints::JointDriver>(
-      name, joint_name, motion, given, std::move(f), joint->marker_i(), joint->marker_j()));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(
+      model, std::make_unique<joints::JointDriver>(name, joint_name, motion, given, std::move(f),
+                                                   joint->marker_i(), joint->marker_j()));
 }
 
 int add_element(Model& model, std::unique_ptr<Element> element) {
   require_unique(model, element->name());
   require_body(model, element->body_i());
   require_body(model, element->body_j());
-  model.elements.push_back(std::move(element));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(model, std::move(element));
 }
 
 }  // namespace cs
@@ -204,11 +215,10 @@ int add_spherical_clearance(Model& model, const std::string& name, int body_i, i
                                             p.clearance, p.asperity, p.contact_radius},
         *p.film, p.asperity, p.restitution, p.friction);
   }
-  model.elements.push_back(std::make_unique<contact::SphericalClearance>(
-      name, marker_at(model, body_i, at_W, Mat3::Identity()),
-      marker_at(model, body_j, at_W, Mat3::Identity()), p.clearance, p.asperity, p.restitution,
-      p.friction, p.contact_radius));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(model, std::make_unique<contact::SphericalClearance>(
+                                 name, marker_at(model, body_i, at_W, Mat3::Identity()),
+                                 marker_at(model, body_j, at_W, Mat3::Identity()), p.clearance,
+                                 p.asperity, p.restitution, p.friction, p.contact_radius));
 }
 
 int add_revolute_clearance(Model& model, const std::string& name, int body_i, int body_j,
@@ -257,11 +267,11 @@ int add_revolute_clearance(Model& model, const std::string& name, int body_i, in
                                     *p.film, p.asperity, p.restitution, p.friction,
                                     p.axial == Axial::kIdeal);
   }
-  model.elements.push_back(std::make_unique<contact::RevoluteClearance>(
-      name, marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
-      marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)), p.clearance, 0.5 * p.pin_length,
-      p.restitution, p.axial, p.axial_clearance, p.friction, p.contact_radius));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(model, std::make_unique<contact::RevoluteClearance>(
+                                 name, marker_at(model, body_i, at_W, so3::frame_with_z_axis(u)),
+                                 marker_at(model, body_j, at_W, so3::frame_with_z_axis(v)),
+                                 p.clearance, 0.5 * p.pin_length, p.restitution, p.axial,
+                                 p.axial_clearance, p.friction, p.contact_radius));
 }
 
 int add_sphere_plane(Model& model, const std::string& name, int plane_body, const Vec3& point_W,
@@ -275,10 +285,11 @@ int add_sphere_plane(Model& model, const std::string& name, int plane_body, cons
     throw ModelError("'" + name + "': radius must be ≥ 0");
   check_contact_law(name, restitution, friction);
   const Vec3 n = unit(normal_W, "contact '" + name + "': normal");
-  model.elements.push_back(std::make_unique<contact::SpherePlane>(
-      name, marker_at(model, plane_body, point_W, so3::frame_with_z_axis(n)),
-      marker_at(model, sphere_body, centre_W, Mat3::Identity()), radius, restitution, friction));
-  return static_cast<int>(model.elements.size()) - 1;
+  return push_element(
+      model, std::make_unique<contact::SpherePlane>(
+                 name, marker_at(model, plane_body, point_W, so3::frame_with_z_axis(n)),
+                 marker_at(model, sphere_body, centre_W, Mat3::Identity()), radius, restitution,
+                 friction));
 }
 
 }  // namespace cs
