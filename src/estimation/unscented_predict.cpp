@@ -18,15 +18,29 @@ constexpr double kBeta = 2.0;  // as in unscented_update.cpp
 // weights follow s exactly, so the transform stays exact for linear maps) and the plant's value
 // lies within this share of the column's parameter part off its line (several parameters).
 constexpr double kOffLineShare = 0.1;
+constexpr int kMaxParts = 64;
 
+// One step of size h, retried in 2, 4, … 64 equal parts when its iteration fails (as a run's
+// fixed step is): a sigma point can start deeper in a contact than the mean ever goes.
 bool step_plant(estimation::FilterPlant& plant, State& x, double h, std::string& why) {
-  const StepResult r = plant.integrator->step(x, h);
-  if (!r.converged) {
-    why = "a sigma point's step from t = " + std::to_string(x.t) + " s failed: " + r.message;
-    return false;
+  const State start = x;
+  std::string message;
+  for (int parts = 1; parts <= kMaxParts; parts *= 2) {
+    x = start;
+    bool ok = true;
+    for (int k = 0; k < parts && ok; ++k) {
+      const StepResult r = plant.integrator->step(x, h / parts);
+      ok = r.converged;
+      if (ok)
+        plant.sys->update_memory(x);  // each sigma point remembers its own contact onsets
+      else
+        message = r.message;
+    }
+    if (ok) return true;
   }
-  plant.sys->update_memory(x);  // each sigma point remembers its own contact onsets
-  return true;
+  why = "a sigma point's step from t = " + std::to_string(start.t) + " s failed (also in " +
+        std::to_string(kMaxParts) + " parts): " + message;
+  return false;
 }
 
 }  // namespace
