@@ -63,7 +63,7 @@ CLI::App* EstimateCommand::add_to(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "estimate",
       "estimate a model's state and parameters from its sensors' measurements with an "
-      "extended Kalman filter; write the estimated channels with their sigma");
+      "extended or unscented Kalman filter; write the estimated channels with their sigma");
   cmd->add_option("model", model, "model file (YAML) with a sensors section")
       ->required()
       ->check(CLI::ExistingFile);
@@ -85,6 +85,9 @@ CLI::App* EstimateCommand::add_to(CLI::App& app) {
                   "process noise: white acceleration density [m/s^2/sqrt(Hz)]");
   cmd->add_option("--angular-acceleration-noise", angular_acceleration_noise,
                   "process noise: white angular acceleration density [rad/s^2/sqrt(Hz)]");
+  cmd->add_option("--filter", filter,
+                  "ekf (extended, default: the step's tangent propagates the covariance) or ukf "
+                  "(unscented: sigma points stepped by the plant, no Jacobian)");
   cmd->add_option("--every", every, "write every N-th step (default 1)");
   cmd->add_flag("-q,--quiet", quiet, "print nothing but errors and warnings");
   return cmd;
@@ -93,6 +96,7 @@ CLI::App* EstimateCommand::add_to(CLI::App& app) {
 int EstimateCommand::run() const {
   const std::string text = read_text(model);
   cs::FilterSettings f;
+  f.kind = cs::parse_filter_kind(filter);
   for (const auto& p : parameters) f.parameters.push_back(parse_parameter(p));
   f.sigma_position = sigma_position;
   f.sigma_rotation = sigma_rotation;

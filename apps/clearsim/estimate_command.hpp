@@ -15,6 +15,7 @@ struct EstimateCommand {
   double sigma_velocity = 1e-2, sigma_angular_velocity = 1e-2;
   double acceleration_noise = 0.0, angular_acceleration_noise = 0.0;
   int every = 1;
+  std::string filter = "ekf";  // --filter ekf|ukf
   bool quiet = false;
 
   CLI::App* add_to(CLI::App& app);

@@ -1,4 +1,5 @@
-"""State and parameter estimation with an extended Kalman filter (docs/estimation.md).
+"""State and parameter estimation with an extended or unscented Kalman filter
+(docs/estimation.md).
 
     import clearsim
     m = clearsim.load("model.yaml")                    # a model with a sensors section
@@ -22,7 +23,9 @@ _SETTINGS = (
     "sigma_angular_velocity",
     "acceleration_noise",
     "angular_acceleration_noise",
+    "filter",
 )
+_FILTERS = ("ekf", "ukf")
 
 
 def _settings(parameters, options):
@@ -30,6 +33,9 @@ def _settings(parameters, options):
     if unknown:
         raise TypeError(f"unknown filter setting {unknown[0]!r} (known: {', '.join(_SETTINGS)})")
     settings = dict(options)
+    kind = settings.get("filter", "ekf")
+    if kind not in _FILTERS:
+        raise ValueError(f"filter {kind!r}: expected one of {', '.join(_FILTERS)}")
     params = []
     for path, spec in (parameters or {}).items():
         sigma, walk = (spec, 0.0) if np.isscalar(spec) else tuple(spec)
@@ -39,12 +45,13 @@ def _settings(parameters, options):
 
 
 class KalmanFilter:
-    """An extended Kalman filter whose plant is `model` (its sensors section says what is
+    """A Kalman filter whose plant is `model` (its sensors section says what is
     measured). `parameters` maps numeric paths of the model to the σ of their initial guess (the
     file's value), or to (σ, random walk per √s). Keyword settings: sigma_position [m],
     sigma_rotation [rad], sigma_velocity [m/s], sigma_angular_velocity [rad/s] of the initial
     state; acceleration_noise [m/s²/√Hz] and angular_acceleration_noise [rad/s²/√Hz] of the
-    process."""
+    process; filter="ekf" (extended, the default) or "ukf" (unscented: sigma points stepped by
+    the plant, no Jacobian)."""
 
     def __init__(self, model, parameters=None, outputs=None, **settings):
         self._core = _core.ExtendedKalmanFilter(model._core.source, _settings(parameters, settings))

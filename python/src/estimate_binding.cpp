@@ -20,6 +20,7 @@ double number_or(const py::dict& d, const char* key, double fallback) {
 // {"sigma_position": ..., ..., "parameters": [(path, sigma, walk), ...]}
 cs::FilterSettings filter_settings(const py::dict& d) {
   cs::FilterSettings f;
+  if (d.contains("filter")) f.kind = cs::parse_filter_kind(d["filter"].cast<std::string>());
   f.sigma_position = number_or(d, "sigma_position", 1e-3);
   f.sigma_rotation = number_or(d, "sigma_rotation", 1e-3);
   f.sigma_velocity = number_or(d, "sigma_velocity", 1e-2);

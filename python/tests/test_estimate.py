@@ -50,6 +50,35 @@ def test_step_by_step_filter():
     assert kf.covariance.shape[0] == kf.covariance.shape[1]
 
 
+def test_unscented_filter_matches_the_command_line_and_steps(tmp_path):
+    # filter="ukf" as --filter ukf: the same estimates; step by step as the extended one.
+    data, out = tmp_path / "data.csv", tmp_path / "est.csv"
+    done = run_cli("measure", str(FOUR_BAR), "--set", "solver.end=0.1", "--seed", "3", "-o", data)
+    assert done.returncode == 0, done.stderr
+    done = run_cli("estimate", str(FOUR_BAR), "--set", "solver.end=0.1", "--set", f"{DAMPING}=0.2",
+                   "--measurements", str(data), "--parameter", f"{DAMPING}=0.1", "--filter",
+                   "ukf", "-o", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    cli, samples = read_csv(out), read_csv(data)
+    model = clearsim.load(FOUR_BAR, {"solver.end": 0.1, DAMPING: 0.2})
+    est = clearsim.estimate(model, samples["time"],
+                            np.column_stack([samples["crank_encoder"], samples["rocker_gyro"]]),
+                            parameters={DAMPING: 0.1}, filter="ukf")
+    for name in (DAMPING, f"sigma({DAMPING})", "rocker.rotation.z"):
+        assert np.allclose(est[name], cli[name], rtol=1e-12, atol=0), name
+    kf = clearsim.KalmanFilter(model, outputs=["crank_bearing.angle"], filter="ukf")
+    kf.predict()
+    kf.update(kf.due(), [samples["crank_encoder"][1], samples["rocker_gyro"][1]])
+    values, sigmas = kf.outputs()
+    assert sigmas[0] < 1e-3
+
+
+def test_bad_filter_kind_is_refused_with_the_list():
+    model = clearsim.load(FOUR_BAR, {"solver.end": 0.05})
+    with pytest.raises(ValueError, match="filter 'pkf': expected one of ekf, ukf"):
+        clearsim.KalmanFilter(model, filter="pkf")
+
+
 def test_bad_samples_name_the_item():
     model = clearsim.load(FOUR_BAR, {"solver.end": 0.05})
     with pytest.raises(ValueError, match=r"shape \(len\(time\), 2\)"):

@@ -19,6 +19,16 @@ constexpr double kRebuildShare = 0.1;
 constexpr double kJacobianShare = 1e-2;
 }  // namespace
 
+FilterKind parse_filter_kind(const std::string& text) {
+  if (text == "ekf") return FilterKind::kExtended;
+  if (text == "ukf") return FilterKind::kUnscented;
+  throw std::invalid_argument("filter '" + text + "': expected one of ekf, ukf");
+}
+
+const char* filter_kind_name(FilterKind kind) {
+  return kind == FilterKind::kUnscented ? "ukf" : "ekf";
+}
+
 ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::string& name,
                                            const std::vector<Override>& overrides,
                                            const FilterSettings& settings)
@@ -54,7 +64,8 @@ void ExtendedKalmanFilter::build_plant() {
   // linear in: a damping, a stiffness, a mass), so that most rebuilds read the model once.
   std::vector<estimation::PerturbedModels> reuse;
   VecX at = params_;
-  if (plant_ && plant_->perturbed_at.size() == params_.size()) {
+  const bool linearize = settings_.kind == FilterKind::kExtended;
+  if (linearize && plant_ && plant_->perturbed_at.size() == params_.size()) {
     const VecX scale = plant_->perturbed_at.cwiseAbs().cwiseMax(parameter_sigma());
     if (((params_ - plant_->perturbed_at).cwiseAbs().array() <= kJacobianShare * scale.array())
             .all()) {
@@ -62,8 +73,8 @@ void ExtendedKalmanFilter::build_plant() {
       at = plant_->perturbed_at;
     }
   }
-  plant_ =
-      estimation::make_plant(text_, name_, overrides_, paths, params_, state_, std::move(reuse));
+  plant_ = estimation::make_plant(text_, name_, overrides_, paths, params_, state_,
+                                  std::move(reuse), linearize);
   plant_->perturbed_at = at;
   plant_params_ = params_;
   if (!output_names_.empty())
@@ -96,6 +107,7 @@ StateTangent ExtendedKalmanFilter::tangent_of(const VecX& z) const {
 }
 
 bool ExtendedKalmanFilter::predict() {
+  if (settings_.kind == FilterKind::kUnscented) return predict_unscented();
   prev_ = state_;
   const State& prev = prev_;
   const StepResult r = plant_->integrator->step(state_, h_);
@@ -130,9 +142,21 @@ void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y
     throw std::invalid_argument("update: " + std::to_string(y.size()) + " samples for " +
                                 std::to_string(sensors.size()) + " sensors");
   if (sensors.empty()) return;
-  std::vector<double> all_values;
-  plant_->sensors->evaluate(state_, RunStats(), all_values);
+  // The channels' prediction: h(x⁻) and Y = H L by central differences (extended), or the
+  // unscented transform's mean, Y and second-order spread E (unscented).
+  VecX predicted;
+  MatX Y_all, E_all;
+  if (settings_.kind == FilterKind::kUnscented) {
+    unscented_channels(*plant_->sensors, predicted, Y_all, E_all);
+  } else {
+    std::vector<double> values;
+    plant_->sensors->evaluate(state_, RunStats(), values);
+    predicted = Eigen::Map<const VecX>(values.data(), static_cast<Eigen::Index>(values.size()));
+    Y_all = channels_along_root(*plant_->sensors);
+    E_all.setZero(Y_all.rows(), 0);
+  }
   VecX innovation(y.size()), R(y.size());
+  MatX Y(y.size(), Y_all.cols()), E(y.size(), E_all.cols());
   for (std::size_t r = 0; r < sensors.size(); ++r) {
     const int k = sensors[r];
     if (k < 0 || k >= static_cast<int>(all.size()))
@@ -140,22 +164,25 @@ void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y
     const auto i = static_cast<Eigen::Index>(r);
     if (!std::isfinite(y(i)))
       throw std::invalid_argument("update: the sample of sensor " + all[k].name + " is not finite");
-    innovation(i) = y(i) - all_values[static_cast<std::size_t>(k)];
+    innovation(i) = y(i) - predicted(k);
     R(i) = all[k].noise * all[k].noise;
+    Y.row(i) = Y_all.row(k);
+    E.row(i) = E_all.row(k);
   }
-  // In square-root form: Y = H L from the channels along L's columns; the gain
-  // K = L Yᵀ S⁻¹ and Joseph's form P = (I − KH) P (I − KH)ᵀ + K R Kᵀ as the root
-  // [L − K Y, K R^½], compressed.
-  const MatX Y_all = channels_along_root(*plant_->sensors);
-  MatX Y(static_cast<Eigen::Index>(sensors.size()), L_.cols());
-  for (std::size_t r = 0; r < sensors.size(); ++r)
-    Y.row(static_cast<Eigen::Index>(r)) = Y_all.row(sensors[r]);
-  const MatX S = MatX(Y * Y.transpose()) + MatX(R.asDiagonal());
+  apply_update(innovation, Y, E, R);
+}
+
+void ExtendedKalmanFilter::apply_update(const VecX& innovation, const MatX& Y, const MatX& E,
+                                        const VecX& R) {
+  // In square-root form, with S = Y Yᵀ + E Eᵀ + R: the gain K = L Yᵀ S⁻¹ and Joseph's form
+  // P = (I − KH) P (I − KH)ᵀ + K (R + E Eᵀ) Kᵀ = P − K S Kᵀ as the root [L − K Y, K R^½, K E],
+  // compressed (E = 0 for the extended filter).
+  const MatX S = MatX(Y * Y.transpose()) + MatX(E * E.transpose()) + MatX(R.asDiagonal());
   const Eigen::LDLT<MatX> ldlt(S);
   const MatX K = ldlt.solve(Y * L_.transpose()).transpose();
   nis_ = innovation.dot(ldlt.solve(innovation));
-  MatX root(layout_.size, L_.cols() + Y.rows());
-  root << L_ - K * Y, K * R.cwiseSqrt().asDiagonal();
+  MatX root(layout_.size, L_.cols() + Y.rows() + E.cols());
+  root << L_ - K * Y, K * R.cwiseSqrt().asDiagonal(), K * E;
   L_ = std::move(root);
   compress();
   correct(K * innovation);

@@ -118,6 +118,10 @@ void ExtendedKalmanFilter::propagate_covariance(const State& prev) {
 MatX ExtendedKalmanFilter::transition_jacobian() const {
   // F column by column: a unit direction of q, v, a or v̇ through the step (λ_n is not read by
   // the step: zero columns), a parameter through its residual's derivative.
+  if (settings_.kind != FilterKind::kExtended)
+    throw std::logic_error(
+        "transition_jacobian: the unscented filter has no transition Jacobian (its sigma "
+        "points are stepped, not linearized)");
   MatX r_p(plant_->step->rows(), params_.size());
   for (int k = 0; k < static_cast<int>(params_.size()); ++k)
     r_p.col(k) = parameter_residual(k, prev_, state_);
@@ -150,12 +154,7 @@ void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
     step.propagate(zero, R_p, next);
     added.push_back(q / std::sqrt(h) * tangent_coordinates(next));
   }
-  for (std::size_t k = 0; k < settings_.parameters.size(); ++k) {
-    if (settings_.parameters[k].walk == 0.0) continue;
-    VecX z = VecX::Zero(layout_.size);
-    z(layout_.p + static_cast<int>(k)) = settings_.parameters[k].walk * std::sqrt(h);
-    added.push_back(z);
-  }
+  add_parameter_walks(added);
   if (added.empty()) return;
   const Eigen::Index c0 = L_.cols();
   L_.conservativeResize(Eigen::NoChange, c0 + static_cast<Eigen::Index>(added.size()));
@@ -163,15 +162,43 @@ void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
     L_.col(c0 + static_cast<Eigen::Index>(k)) = added[k];
 }
 
+void ExtendedKalmanFilter::add_parameter_walks(std::vector<VecX>& columns) const {
+  for (std::size_t k = 0; k < settings_.parameters.size(); ++k) {
+    if (settings_.parameters[k].walk == 0.0) continue;
+    VecX z = VecX::Zero(layout_.size);
+    z(layout_.p + static_cast<int>(k)) = settings_.parameters[k].walk * std::sqrt(h_);
+    columns.push_back(z);
+  }
+}
+
 void ExtendedKalmanFilter::compress() {
-  // Lᵀ Π = Q R gives L Lᵀ = Π Rᵀ R Πᵀ: the root Π Rᵀ, its columns cut at R's rank.
+  // (S L)ᵀ Π = Q R gives L Lᵀ = S⁻¹ Π Rᵀ R Πᵀ S⁻¹: the root S⁻¹ Π Rᵀ, its columns cut at R's
+  // rank. The extended filter's columns are exact tangents: S = I, rank at 1e-14 of the largest
+  // pivot. The unscented filter's are differences of Newton solutions, each within newton_tol
+  // of its step: S scales each block to units of that noise (positions tol, velocities tol/h,
+  // v̇ and a tol/h², as a step's increments relate them), and a direction no larger than it
+  // (|R_ii| ≤ 1) is the iteration's noise, not a covariance (without the cut, the noise fills
+  // every direction and the sigma points grow to 2 × 89 on the four-bar).
   if (L_.cols() == 0) return;
-  const MatX Lt = L_.transpose();
+  VecX scale = VecX::Ones(layout_.size);
+  double floor = 0.0;
+  const bool noisy = settings_.kind == FilterKind::kUnscented;
+  if (noisy) {
+    const double tol = plant_->run.solver.newton_tol;
+    scale.segment(layout_.q, layout_.v - layout_.q).setConstant(1.0 / tol);
+    scale.segment(layout_.v, layout_.a - layout_.v).setConstant(h_ / tol);
+    scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
+    for (std::size_t k = 0; k < settings_.parameters.size(); ++k)  // set exactly, not solved
+      scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
+    floor = 1.0;
+  }
+  const MatX Lt = (scale.asDiagonal() * L_).transpose();
   Eigen::ColPivHouseholderQR<MatX> qr(Lt);
   qr.setThreshold(1e-14);
-  const Eigen::Index rank = std::max<Eigen::Index>(1, qr.rank());
+  Eigen::Index rank = std::max<Eigen::Index>(1, qr.rank());
+  while (noisy && rank > 1 && std::abs(qr.matrixR()(rank - 1, rank - 1)) <= floor) --rank;
   const MatX R = qr.matrixR().topRows(rank).template triangularView<Eigen::Upper>();
-  L_ = qr.colsPermutation() * R.transpose();
+  L_ = scale.cwiseInverse().asDiagonal() * (qr.colsPermutation() * R.transpose());
 }
 
 MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const {
@@ -225,8 +252,18 @@ void ExtendedKalmanFilter::estimate_outputs(std::vector<double>& values,
                                             std::vector<double>& sigmas) const {
   if (!plant_->outputs) throw std::logic_error("estimate_outputs: no outputs set (set_outputs)");
   const ChannelSet& channels = *plant_->outputs;
-  channels.evaluate(state_, RunStats(), values);
-  const VecX var = channels_along_root(channels).rowwise().squaredNorm();
+  VecX var;
+  if (settings_.kind == FilterKind::kUnscented) {
+    // The unscented transform's mean and P_yy = Y Yᵀ + E Eᵀ.
+    VecX mean;
+    MatX Y, E;
+    unscented_channels(channels, mean, Y, E);
+    values.assign(mean.data(), mean.data() + mean.size());
+    var = Y.rowwise().squaredNorm() + E.rowwise().squaredNorm();
+  } else {
+    channels.evaluate(state_, RunStats(), values);
+    var = channels_along_root(channels).rowwise().squaredNorm();
+  }
   sigmas.resize(values.size());
   for (std::size_t c = 0; c < values.size(); ++c)
     sigmas[c] = std::sqrt(std::max(0.0, var(static_cast<Eigen::Index>(c))));

@@ -84,10 +84,36 @@ std::string exact_text(double x) {
   return buf;
 }
 
+std::string unscented_unsupported(const RunSettings& run) {
+  const SolverSettings& st = run.solver;
+  switch (st.integrator) {
+    case IntegratorKind::kGeneralizedAlpha:
+    case IntegratorKind::kNewmark:
+    case IntegratorKind::kHht:
+    case IntegratorKind::kTrapezoidal:
+      break;
+    case IntegratorKind::kNsga:
+      return "the unscented filter does not step sigma points through NSGA's impacts "
+             "(solver.integrator: nsga); model the contact as compliant (a clearance joint's "
+             "contact law) instead";
+    default:
+      return "the unscented filter's state is that of the generalized-alpha family (q, v, a, "
+             "v-dot); the explicit Runge-Kutta integrators are not supported";
+  }
+  if (st.adaptive)
+    return "the unscented filter's sigma points share the plant's fixed steps "
+           "(solver.adaptive: false)";
+  if (st.formulation != ConstraintFormulation::kIndex3)
+    return "the unscented filter needs solver.formulation: index3 (its reactions are part of "
+           "the filter's state)";
+  return {};
+}
+
 std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
                                         const std::vector<Override>& overrides,
                                         const std::vector<std::string>& paths, const VecX& values,
-                                        State& s, std::vector<PerturbedModels> reuse) {
+                                        State& s, std::vector<PerturbedModels> reuse,
+                                        bool linearize) {
   auto plant = std::make_unique<FilterPlant>();
   plant->model = load(text, name, with_parameters(overrides, paths, values));
   plant->run = plant->model->run;
@@ -96,7 +122,9 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
   if (plant->run.solver.analysis != Analysis::kDynamic)
     throw std::invalid_argument("a Kalman filter needs a dynamic analysis (solver.analysis)");
   std::string why = incompatible_settings(sys, plant->run.solver);
-  if (why.empty()) why = DirectSensitivity::unsupported(sys, plant->run);
+  if (why.empty())
+    why = linearize ? DirectSensitivity::unsupported(sys, plant->run)
+                    : unscented_unsupported(plant->run);
   if (!why.empty()) throw std::invalid_argument("the filter cannot use this model: " + why);
   if (plant->model->sensors.empty())
     throw std::invalid_argument(name + ": the model has no sensors section: nothing to measure");
@@ -104,9 +132,10 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
   if (!given) s = initial_state(sys, 0.0);
   make_state_consistent(sys, plant->run, s, given);
   plant->integrator = make_integrator(sys, plant->run.solver);
+  plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
+  if (!linearize) return plant;
   plant->step =
       std::make_unique<StepLinearization>(sys, AlphaParameters::from_settings(plant->run.solver));
-  plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
   if (!reuse.empty()) {
     plant->perturbed = std::move(reuse);
     return plant;

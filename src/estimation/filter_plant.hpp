@@ -41,11 +41,18 @@ struct FilterPlant {
 // consistent in the new model, its pseudo-acceleration a kept. Throws ModelFileError or
 // std::invalid_argument (a model out of the filter's scope, a structure that changes with p).
 // `reuse` (if not empty): the parameters' perturbed models of an earlier plant, kept instead of
-// built anew.
+// built anew. `linearize` false (the unscented filter): no step tangent, no perturbed models,
+// and the unscented filter's scope (unscented_unsupported) instead of the sensitivities'.
 std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
                                         const std::vector<Override>& overrides,
                                         const std::vector<std::string>& paths, const VecX& values,
-                                        State& s, std::vector<PerturbedModels> reuse = {});
+                                        State& s, std::vector<PerturbedModels> reuse = {},
+                                        bool linearize = true);
+
+// Why the unscented filter cannot step this model's sigma points, or empty. It needs no
+// Jacobian, but its sigma points share the plant's fixed step grid and the state layout of the
+// generalized-α family (q, v, a, v̇, λ), and NSGA's impacts are not sigma-stepped (untested).
+std::string unscented_unsupported(const RunSettings& run);
 
 // "%.17g": a value as an override's text, read back exactly.
 std::string exact_text(double x);

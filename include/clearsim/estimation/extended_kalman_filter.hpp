@@ -21,6 +21,11 @@
 // Update (at each sensor sample): Joseph's form as a root, [L − K Y, K R^½], Y = H L the
 // channels' derivatives along L's columns. L is cut to its rank by a pivoted QR.
 //
+// With FilterSettings::kind = kUnscented the same class runs an unscented Kalman filter
+// (src/estimation/unscented_*.cpp, docs/estimation.md): the scaled unscented transform with
+// α = 1, β = 2, κ = 0 on sigma points x ⊕ ±√c L_i (c = L's columns), each projected on the
+// constraints and stepped by the plant; the same error state, root, update and correction.
+//
 // Scope: that of the direct sensitivities (DirectSensitivity::unsupported): generalized-α family
 // in body poses, index-3, fixed steps, no unilateral contacts. An element's memory is held fixed
 // in the Jacobians (not differentiated).
@@ -42,7 +47,16 @@ namespace estimation {
 struct FilterPlant;  // src/estimation/filter_plant.hpp
 }
 
+// The filter's kind: the extended one (the step's exact tangent propagates the covariance) or
+// the unscented one (sigma points, each stepped by the plant's own nonlinear step; no Jacobian).
+enum class FilterKind { kExtended, kUnscented };
+
+// "ekf" or "ukf"; throws std::invalid_argument naming the bad value and the list.
+FilterKind parse_filter_kind(const std::string& text);
+const char* filter_kind_name(FilterKind kind);
+
 struct FilterSettings {
+  FilterKind kind = FilterKind::kExtended;
   // Augmented parameters: numeric paths of the model file (as --set and --sensitivity name
   // them), each with the standard deviation of its initial guess (the file's value) and of its
   // random walk [unit/√s] (0: a constant).
@@ -100,9 +114,10 @@ class ExtendedKalmanFilter {
     int q = 0, v = 0, a = 0, vdot = 0, lambda = 0, p = 0, size = 0;
   };
   const Layout& layout() const { return layout_; }
-  // The last step's transition Jacobian F (size × size, assembled on demand: the filter
-  // propagates L's columns, not F) and the measurement Jacobian of `sensors` at the current
-  // state (central differences along each coordinate; the update uses H L's columns instead).
+  // The last step's transition Jacobian F (extended filter only; size × size, assembled on demand:
+  // the filter propagates L's columns, not F) and the measurement Jacobian of `sensors` at the
+  // current state (central differences along each coordinate; the update uses H L's columns
+  // instead).
   MatX transition_jacobian() const;
   MatX measurement_jacobian(const std::vector<int>& sensors) const;
   // The output channels `names` (checked as output.channels are; throws std::invalid_argument
@@ -124,8 +139,28 @@ class ExtendedKalmanFilter {
   void start_covariance();
   void propagate_covariance(const State& prev);
   void add_process_noise(const StateTangent& zero, int n);
+  // A parameter's random walk over a step: w √h on its own coordinate (one column each).
+  void add_parameter_walks(std::vector<VecX>& columns) const;
   // L replaced by a root of L Lᵀ with at most rank(L) columns (pivoted QR of Lᵀ).
   void compress();
+  // The unscented filter's step (src/estimation/unscented_predict.cpp).
+  bool predict_unscented();
+  // The unscented transform of `channels` at the current state: their mean, Y (the sigma
+  // points' central differences, channels × L's columns) and E (the spread's second-order part,
+  // channels × columns), so that P_yy = Y Yᵀ + E Eᵀ and P_xy = L Yᵀ.
+  void unscented_channels(const ChannelSet& channels, VecX& mean, MatX& Y, MatX& E) const;
+  // The sigma point state ⊕ eps·L.col(c) made consistent in `sys` (positions, velocities).
+  State sigma_point(const System& sys, const VecX& dz, double eps) const;
+  // The process noise's columns of the unscented step: the step's response to each white
+  // acceleration, by central differences of two steps of the plant from `start`.
+  bool unscented_process_noise(const State& start, std::vector<VecX>& columns);
+  // L's columns turned (L Q, Q orthogonal) so that only the first np carry parameter parts.
+  void separate_parameters();
+  // The plants of the parameters' sigma points (2 per parameter), rebuilt when the sigma point
+  // leaves the band where its plant's value still serves; the spreads s± of column k.
+  void update_sigma_plants(double gamma, std::vector<double>& s_plus, std::vector<double>& s_minus);
+  // The shared end of an update: the root [L − K Y, K R^½, K E], the correction K·innovation.
+  void apply_update(const VecX& innovation, const MatX& Y, const MatX& E, const VecX& R);
   // The step's tangent for the tangent z (coordinates) of its start, the parameters' part
   // through the residuals' derivatives r_p (one column per parameter).
   VecX propagate_coordinates(const VecX& z, const MatX& r_p) const;
@@ -152,9 +187,13 @@ class ExtendedKalmanFilter {
   VecX params_;       // current estimates
   VecX prior_sigma_;  // their initial σ
   Layout layout_;
-  MatX L_;               // P = L Lᵀ
-  State prev_;           // the last step's start (transition_jacobian)
-  VecX plant_params_;    // the parameters the plant was built with
+  MatX L_;             // P = L Lᵀ
+  State prev_;         // the last step's start (transition_jacobian)
+  VecX plant_params_;  // the parameters the plant was built with
+  // The unscented filter's plants for the parameters' sigma points: [2k] at p + s₊ T_k,
+  // [2k+1] at p − s₋ T_k (T the parameter rows of L's first np columns), and their values.
+  std::vector<std::unique_ptr<estimation::FilterPlant>> sigma_plants_;
+  std::vector<VecX> sigma_plant_params_;
   long step_count_ = 0;  // steps since the start
   long updates_ = 0;
   double h_ = 0.0;

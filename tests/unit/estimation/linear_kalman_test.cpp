@@ -14,6 +14,7 @@
 namespace cs {
 namespace {
 
+using testing::chi2_quantile;
 using testing::spring_mass_yaml;
 using testing::SpringMassKf;
 
@@ -71,12 +72,6 @@ TEST(LinearKalman, ExtendedFilterEqualsHandWrittenFilter) {
   // 2 m/s² leaves it room; a wrong gain or a missed term shows at 1e-3 and above.
   EXPECT_LT(worst_x, 1e-8);
   EXPECT_LT(worst_p, 1e-10);
-}
-
-// The χ²(d) quantile by Wilson–Hilferty (relative error below 1e-3 for d ≥ 50).
-double chi2_quantile(double d, double z) {
-  const double c = 2.0 / (9.0 * d);
-  return d * std::pow(1.0 - c + z * std::sqrt(c), 3);
 }
 
 TEST(LinearKalman, NeesPassesChiSquareOverMonteCarloRuns) {

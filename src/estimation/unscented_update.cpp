@@ -1,0 +1,58 @@
+// The unscented filter's view of the channels (docs/estimation.md): sigma points of the current
+// state along the columns of the covariance's root, each made consistent with the constraints.
+#include <cmath>
+
+#include "clearsim/estimation/extended_kalman_filter.hpp"
+#include "clearsim/solvers/initial_conditions.hpp"
+#include "clearsim/solvers/linear_system.hpp"
+#include "clearsim/solvers/run_stats.hpp"
+#include "filter_plant.hpp"
+
+namespace cs {
+
+namespace {
+// The scaled unscented transform's β: 2 is optimal for a Gaussian prior (it adds the fourth
+// moment's share to the central point's covariance weight).
+constexpr double kBeta = 2.0;
+}  // namespace
+
+State ExtendedKalmanFilter::sigma_point(const System& sys, const VecX& dz, double eps) const {
+  // x ⊕ eps·dz is consistent to first order (dz is a consistent tangent); the projection on
+  // Φ = 0 and B v + Φ_t = 0 removes the second-order part, as the corrected state's does.
+  State x = displaced(state_, tangent_of(dz), eps);
+  LinearSystem ls;
+  assemble_positions(sys, x, plant_->run.solver.newton_tol, 50, ls);
+  assemble_velocities(sys, x, ls, /*use_prescribed=*/false);
+  return x;
+}
+
+void ExtendedKalmanFilter::unscented_channels(const ChannelSet& channels, VecX& mean, MatX& Y,
+                                              MatX& E) const {
+  // Sigma points x ⊕ ±γ L_i, γ = √c (α = 1, κ = 0: λ = 0), weights w = 1/(2γ²) each, W₀ᵐ = 0,
+  // W₀ᶜ = β. With a_i = (y₊ + y₋)/2 − ȳ and Y_i = (y₊ − y₋)/(2γ):
+  //   P_yy = Σ w[(y₊ − ȳ)(·)ᵀ + (y₋ − ȳ)(·)ᵀ] + W₀ᶜ (y₀ − ȳ)(·)ᵀ = Y Yᵀ + E Eᵀ,
+  //   E = [√(2w) a_i …, √W₀ᶜ (y₀ − ȳ)],   P_xy = Σ w γ L_i (y₊ − y₋)ᵀ = L Yᵀ.
+  const RunStats stats;
+  const Eigen::Index c = L_.cols();
+  const auto rows = static_cast<Eigen::Index>(channels.names().size());
+  const double gamma = std::sqrt(static_cast<double>(c)), w = 0.5 / (gamma * gamma);
+  const double w0m = 1.0 - 2.0 * w * static_cast<double>(c), w0c = w0m + kBeta;
+  std::vector<double> v0, vp, vm;
+  channels.evaluate(state_, stats, v0);
+  const Eigen::Map<const VecX> y0(v0.data(), rows);
+  MatX mid(rows, c);
+  Y.resize(rows, c);
+  for (Eigen::Index i = 0; i < c; ++i) {
+    channels.evaluate(sigma_point(*plant_->sys, L_.col(i), gamma), stats, vp);
+    channels.evaluate(sigma_point(*plant_->sys, L_.col(i), -gamma), stats, vm);
+    const Eigen::Map<const VecX> yp(vp.data(), rows), ym(vm.data(), rows);
+    Y.col(i) = (yp - ym) / (2.0 * gamma);
+    mid.col(i) = 0.5 * (yp + ym);
+  }
+  mean = w0m * y0 + 2.0 * w * mid.rowwise().sum();
+  E.resize(rows, c + 1);
+  E.leftCols(c) = std::sqrt(2.0 * w) * (mid.colwise() - mean);
+  E.col(c) = std::sqrt(w0c) * (y0 - mean);
+}
+
+}  // namespace cs
