@@ -140,4 +140,79 @@ void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
   next.memory = dS.memory;
 }
 
+void StepLinearization::transposed_step(const StateTangent& w, StateTangent& wS, VecX& wvdot,
+                                        VecX& wlambda) const {
+  // directional()'s formulas read backwards: each assignment's inputs receive its output's
+  // covector times the coefficient.
+  const int n = sys_.num_dofs();
+  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma, h = h_;
+  wS.q.setZero(n);
+  wS.v = w.v;
+  wS.a = h * (1.0 - gamma) * w.v;
+  wS.vdot.setZero(n);
+  wS.lambda.setZero(w.lambda.size());
+  wS.memory.setZero(w.memory.size());
+  VecX w_hdq(n);
+  for (Eigen::Index b = 0; b < n / 6; ++b) {
+    const Vec3 psi = hdq_step_.segment<3>(6 * b + 3);
+    wS.q.segment<3>(6 * b) = w.q.segment<3>(6 * b);
+    w_hdq.segment<3>(6 * b) = w.q.segment<3>(6 * b);
+    wS.q.segment<3>(6 * b + 3) = so3::exp(psi) * w.q.segment<3>(6 * b + 3);
+    w_hdq.segment<3>(6 * b + 3) = so3::tangent(psi).transpose() * w.q.segment<3>(6 * b + 3);
+  }
+  // hΔq = h (v + h(½ − β) a + hβ a_{n+1}); v_{n+1} = v + h(1 − γ) a + hγ a_{n+1}.
+  wS.v += h * w_hdq;
+  wS.a += h * h * (0.5 - beta) * w_hdq;
+  const VecX w_anext = w.a + h * gamma * w.v + h * h * beta * w_hdq;
+  // a_{n+1} = ((1 − α_f) v̇_{n+1} + α_f v̇_n − α_m a_n)/(1 − α_m).
+  wvdot = w.vdot + (1.0 - af) / (1.0 - am) * w_anext;
+  wS.vdot += af / (1.0 - am) * w_anext;
+  wS.a -= am / (1.0 - am) * w_anext;
+  wlambda = w.lambda;
+}
+
+void StepLinearization::transposed_residual(const VecX& mu, StateTangent& w) const {
+  // dR = (M dv̇ + (K − ∂f/∂q) dq − ∂f/∂v dv + Bᵀ dλ, B dq); M is symmetric.
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const VecX mu_q = mu.head(n);
+  sys_.mass_times(mu_q, w.vdot);
+  w.q = (K_ - dfdq_).transpose() * mu_q;
+  w.v = -dfdv_.transpose() * mu_q;
+  w.a.setZero(n);
+  w.lambda.setZero(m);
+  if (m > 0) {
+    w.q += B_.transpose() * mu.tail(m);
+    w.lambda = B_ * mu_q;
+  }
+  w.memory.resize(0);
+}
+
+bool StepLinearization::factorize_scaled() {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  VecX base;
+  StateTangent zero;
+  zero.q.setZero(n);
+  zero.v.setZero(n);
+  zero.a.setZero(n);
+  zero.vdot.setZero(n);
+  MatX A = assemble_R_X(*this, zero, n, m, base);
+  // The constraint rows are B ∂q/∂v̇ ~ h² β B: 1e-10 of the dynamic rows at h = 1e-5 s, where a
+  // probe's residual measures the round-off of the scale, not singularity (factorize() fails
+  // its test there).
+  row_scale_ = p_.beta_prime(h_);
+  A.bottomRows(m) *= row_scale_;
+  scaled_lu_.compute(A);
+  const VecX probe = VecX::Ones(n + m);
+  const VecX x = scaled_lu_.solve(probe);
+  return x.allFinite() && (A * x - probe).norm() <= 1e-8 * probe.norm();
+}
+
+VecX StepLinearization::solve_transposed(const VecX& w) const {
+  // R_Xᵀ μ = w with A = S R_X, S = diag(1, β′): Aᵀ (S⁻¹ μ) = w.
+  VecX mu = scaled_lu_.transpose().solve(w);
+  const Eigen::Index m = sys_.num_constraints();
+  mu.tail(m) *= row_scale_;
+  return mu;
+}
+
 }  // namespace cs
