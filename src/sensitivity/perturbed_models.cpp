@@ -43,7 +43,17 @@ void PerturbedModels::load(const std::string& text, const std::string& name,
   if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
     throw ModelFileError(name, 0, 0,
                          label + ": a solver or output setting is not a model parameter");
-  const double value = read_model_scalar(text, name, overrides, path);
+  double value = 0.0;
+  try {
+    value = read_model_scalar(text, name, overrides, path);
+  } catch (const ModelFileError& e) {
+    // The reader names the path as --sensitivity does; the adjoint's option is --parameter.
+    std::string message = e.message();
+    const std::string theirs = "--sensitivity " + path;
+    if (label != theirs && message.rfind(theirs, 0) == 0)
+      message = label + message.substr(theirs.size());
+    throw ModelFileError(e.file(), e.line(), e.column(), message);
+  }
   const double step = value != 0.0 ? kRelativeStep * std::abs(value) : kZeroStep;
   double values[kModels];
   for (int k = 0; k < kModels; ++k) {
