@@ -49,6 +49,11 @@ bool MemoryAdjoint::update_transposed(const State& prev, const State& s, const V
   wm = VecX::Zero(lm.size());
   for (int b = 0; b < 6; ++b)
     for (Eigen::Index i = 0; i < ub[b]->size(); ++i) {
+      // A memory entry at exactly zero remembers nothing (a contact that is open): the update
+      // does not read it, its tangent in the direct method is zero, and moving it off zero
+      // would make the element believe in a contact (a false kink at the Flores slider–crank's
+      // onsets). Its column of U_m is not needed.
+      if (b == 5 && prev.memory(i) == 0.0) continue;
       const double h = b == 0   ? kPoseReach
                        : b == 5 ? kMemoryStep * std::max(1.0, prev.memory.lpNorm<Eigen::Infinity>())
                                 : kRateReach * std::max(1.0, std::abs((*sb[b])(i)));
