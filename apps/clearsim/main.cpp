@@ -28,6 +28,7 @@
 #include "clearsim/version.hpp"
 #include "estimate_command.hpp"
 #include "gear_command.hpp"
+#include "gradient_command.hpp"
 #include "parse_errors.hpp"
 #include "phase_times.hpp"
 #include "sweep_command.hpp"
@@ -506,6 +507,8 @@ int main(int argc, char** argv) {
   auto* estimate_cmd = estimate.add_to(app);
   clearsim_cli::MeasureCommand measure;
   auto* measure_cmd = measure.add_to(app);
+  clearsim_cli::GradientCommand gradient;
+  auto* gradient_cmd = gradient.add_to(app);
 
   try {
     app.parse(argc, argv);
@@ -521,6 +524,7 @@ int main(int argc, char** argv) {
     if (*sweep_cmd) return sweep.run();
     if (*estimate_cmd) return estimate.run();
     if (*measure_cmd) return measure.run();
+    if (*gradient_cmd) return gradient.run();
   } catch (const cs::ModelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -1,5 +1,6 @@
 """Models read from a file or from YAML text, and the results of their runs."""
 
+import collections
 import os
 
 from . import _core
@@ -208,6 +209,35 @@ class Model:
             raise err
         return result
 
+    def gradient(self, objective, parameters, end=None, step=None):
+        """The gradient of one objective of a run with respect to many numbers of the model file
+        at once, by the discrete adjoint (docs/sensitivity.md, *Adjoint gradients*; as
+        `clearsim gradient`).
+
+        objective   "end(CHANNEL)", "integral(CHANNEL)", "pnorm(CHANNEL, P)" or
+                    "rms(CHANNEL, FILE.csv)"
+        parameters  paths of numbers of the model file, as with_overrides names them
+        end, step   replace solver.end [s] and solver.step [s] for this run
+        Returns a Gradient: .value (the objective), .gradient (numpy array, one derivative per
+        parameter), .unit, .units (per parameter), .parameters, .notes. Raises ValueError for a
+        bad objective, ModelFileError for a path that is not a number of the model, and
+        SimulationError when the model has no adjoint (say NSGA) or the run fails.
+        """
+        if isinstance(parameters, str):
+            parameters = [parameters]
+        paths = list(parameters)
+        for p in paths:
+            if not isinstance(p, str):
+                raise TypeError(f"parameters: expected paths of the model file (str), found "
+                                f"{type(p).__name__} {p!r}")
+        if not isinstance(objective, str):
+            raise TypeError(f"objective: expected a str such as 'end(slider.position.x)', found "
+                            f"{type(objective).__name__} {objective!r}")
+        limits = _core.RunLimits(end=end, step=step)
+        value, grad, unit, units, notes, steps, stored = self._core.gradient(limits, objective,
+                                                                             paths)
+        return Gradient(value, grad, unit, units, paths, notes, steps, stored)
+
     def simulation(self, end=None, step=None, every=None):
         """A Simulation of this model, at its consistent initial state (see clearsim.Simulation)."""
         from .simulation import Simulation
@@ -220,6 +250,13 @@ class Model:
 
 
 SimulationError = _core.SimulationError
+
+Gradient = collections.namedtuple(
+    "Gradient", ["value", "gradient", "unit", "units", "parameters", "notes", "steps",
+                 "stored_bytes"])
+Gradient.__doc__ = """Model.gradient's result: the objective's value [unit], its derivatives
+[units] with respect to the parameters (numpy array), the run's notes, its steps and the bytes of
+the trajectory the adjoint stored."""
 
 
 def load(path, overrides=None, **kwargs):

@@ -8,6 +8,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/result_writer.hpp"
+#include "clearsim/sensitivity/adjoint_gradient.hpp"
 #include "run_collector.hpp"
 
 namespace clearsim_py {
@@ -138,6 +139,35 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
   return py::make_tuple(collector.arrays(), stats_dict(stats), notes, lm.warnings);
 }
 
+// The adjoint gradient of `objective` in `paths` (cs::model_gradient), with the run's limits as
+// overrides; as `clearsim gradient` computes it. Raises ModelFileError for a bad path,
+// ValueError for a bad objective, SimulationError when the model has no adjoint or the run
+// fails.
+py::tuple gradient(const Model& model, const RunLimits& limits, const std::string& objective,
+                   const std::vector<std::string>& paths) {
+  std::vector<cs::Override> overrides = model.source().overrides;
+  limits.append_overrides(overrides);
+  std::vector<std::string> notes;
+  cs::GradientResult g;
+  try {
+    py::gil_scoped_release release;
+    g = cs::model_gradient(model.source().text, model.source().name, overrides, objective, paths,
+                           notes);
+  } catch (const cs::ModelFileError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    raise_simulation_error(model.source().name + ": error: " + e.what(), py::none());
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    if (what.rfind("adjoint gradient: ", 0) == 0)
+      raise_simulation_error(model.source().name + ": error: " + what, py::none());
+    throw py::value_error(what);
+  }
+  py::array_t<double> grad(static_cast<py::ssize_t>(g.gradient.size()));
+  std::copy(g.gradient.begin(), g.gradient.end(), grad.mutable_data());
+  return py::make_tuple(g.value, grad, g.unit, g.units, notes, g.steps, g.stored_bytes);
+}
+
 }  // namespace
 
 void register_model(py::module_& m) {
@@ -194,7 +224,8 @@ void register_model(py::module_& m) {
       .def("channels", &Model::channels)
       .def("available_channels", &Model::available_channels)
       .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"),
-           py::arg("sensitivities") = std::vector<std::string>{});
+           py::arg("sensitivities") = std::vector<std::string>{})
+      .def("gradient", &gradient, py::arg("limits"), py::arg("objective"), py::arg("parameters"));
 }
 
 }  // namespace clearsim_py

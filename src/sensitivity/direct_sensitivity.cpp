@@ -14,15 +14,8 @@
 namespace cs {
 
 namespace {
-// The parameter's models are p(1 ± δ) and p(1 ± 2δ), δ = kRelativeStep (or p ± kZeroStep, ± 2
-// kZeroStep when p = 0), and every difference in p is Richardson's of the two central ones,
-// O(δ⁴). A large δ keeps round-off small where it is amplified: a constraint row's R_p reaches
-// the accelerations multiplied by β′ ~ 1/h² (a driver's θ − ωt differenced at δ = 1e-6 left
-// 2e-4 relative noise in the slider–crank's accelerations; at 1e-3, Richardson's truncation is
-// 1e-12 and the round-off 1e-13).
-constexpr double kRelativeStep = 1e-3;
-constexpr double kZeroStep = 1e-6;
-constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
+// The parameter's models and their differences: perturbed_models.hpp.
+constexpr int kModels = PerturbedModels::kModels;
 // The tangent iteration stops when its last change of dv̇ is kTangentTol of dv̇, or stops
 // shrinking below kStallFloor of it, and gives up after kMaxTangentIterations (the tangent is
 // then NaN, with a warning).
@@ -45,35 +38,9 @@ std::string number(double x) {
 }
 }  // namespace
 
-struct DirectSensitivity::Parameter {
-  std::string path;
-  double eps[2] = {0.0, 0.0};  // half the differences of the ±1 and ±2 models' values
-  LoadedModel model[kModels];
-  std::unique_ptr<System> sys[kModels];
-  std::unique_ptr<ChannelSet> ch[kModels];
+struct DirectSensitivity::Parameter : PerturbedModels {
   StateTangent d;  // dS/dp at the current state
-
-  // Richardson's O(δ⁴) derivative from the central differences c1 (±1) and c2 (±2).
-  template <class T>
-  T richardson(const T& c1, const T& c2) const {
-    const double a = eps[0] * eps[0], b = eps[1] * eps[1];
-    return (b * c1 - a * c2) / (b - a);
-  }
 };
-
-namespace {
-StateTangent combine(const DirectSensitivity::Parameter& par, const StateTangent& c1,
-                     const StateTangent& c2) {
-  StateTangent d;
-  d.q = par.richardson(c1.q, c2.q);
-  d.v = par.richardson(c1.v, c2.v);
-  d.a = par.richardson(c1.a, c2.a);
-  d.vdot = par.richardson(c1.vdot, c2.vdot);
-  d.lambda = par.richardson(c1.lambda, c2.lambda);
-  d.memory = par.richardson(c1.memory, c2.memory);
-  return d;
-}
-}  // namespace
 
 std::string DirectSensitivity::unsupported(const System& sys, const RunSettings& run) {
   const SolverSettings& st = run.solver;
@@ -138,34 +105,8 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       channels_(channels),
       step_(sys, p_) {
   for (const std::string& path : paths) {
-    const std::string label = "--sensitivity " + path;
-    if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
-      throw ModelFileError(name, 0, 0,
-                           label + ": a solver or output setting is not a model parameter");
-    const double value = read_model_scalar(text, name, overrides, path);
-    const double step = value != 0.0 ? kRelativeStep * std::abs(value) : kZeroStep;
     auto par = std::make_unique<Parameter>();
-    par->path = path;
-    double values[kModels];
-    for (int k = 0; k < kModels; ++k) {
-      const double offset = (k < 2 ? 1.0 : 2.0) * (k % 2 == 0 ? 1.0 : -1.0);
-      const std::string text_value = number(value + offset * step);
-      values[k] = std::strtod(text_value.c_str(), nullptr);
-      std::vector<Override> o = overrides;
-      o.push_back({path, text_value, label});
-      par->model[k] = load_model_string(text, name, o);
-      par->sys[k] = std::make_unique<System>(par->model[k].model);
-      const System& ps = *par->sys[k];
-      if (ps.num_dofs() != sys.num_dofs() || ps.num_constraints() != sys.num_constraints() ||
-          ps.num_gaps() != sys.num_gaps())
-        throw ModelFileError(name, 0, 0,
-                             label +
-                                 ": changing this value changes the model's structure "
-                                 "(bodies or constraint rows), so it has no derivative");
-      par->ch[k] = std::make_unique<ChannelSet>(ps, channels);
-    }
-    par->eps[0] = 0.5 * (values[0] - values[1]);
-    par->eps[1] = 0.5 * (values[2] - values[3]);
+    par->load(text, name, overrides, path, "--sensitivity " + path, sys, channels);
     params_.push_back(std::move(par));
   }
 }
@@ -181,26 +122,8 @@ void DirectSensitivity::warn(const std::string& message) {
 }
 
 bool DirectSensitivity::start(const State& s0, std::string& why) {
-  for (auto& par : params_) {
-    State ends[kModels];
-    for (int k = 0; k < kModels; ++k) {
-      Simulation sim(*par->sys[k], run_);
-      std::vector<std::string> notes;
-      if (!sim.initialize(notes)) {
-        why = "--sensitivity " + par->path +
-              ": the perturbed model cannot start: " + sim.stats().message;
-        return false;
-      }
-      ends[k] = sim.state();
-      if (ends[k].lambda.size() != s0.lambda.size()) {  // a redundant row removed on one side
-        why = "--sensitivity " + par->path +
-              ": the perturbed model keeps other constraint rows at the start";
-        return false;
-      }
-    }
-    par->d = combine(*par, central_difference(ends[0], ends[1], par->eps[0]),
-                     central_difference(ends[2], ends[3], par->eps[1]));
-  }
+  for (auto& par : params_)
+    if (!par->initial_tangent(run_, s0, par->d, why)) return false;
   return true;
 }
 
@@ -433,8 +356,7 @@ void DirectSensitivity::kinematic_point(const State& s) {
            "'s perturbed models has no solution there (a singular position?)");
       continue;
     }
-    par->d = combine(*par, central_difference(ends[0], ends[1], par->eps[0]),
-                     central_difference(ends[2], ends[3], par->eps[1]));
+    par->d = par->derivative(ends);
   }
 }
 

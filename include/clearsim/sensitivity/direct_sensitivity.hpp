@@ -34,6 +34,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/perturbed_models.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"

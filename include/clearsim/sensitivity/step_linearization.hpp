@@ -51,6 +51,21 @@ class StepLinearization {
   // R_p in an input (empty: none), with the factorization of factorize().
   void propagate(const StateTangent& dS, const VecX& R_p, StateTangent& next) const;
 
+  // The transposes, for the adjoint (adjoint_gradient.hpp), each checked by a dot-product test
+  // against directional() (tests/verification/adjoint_gradient_test.cpp):
+  // the step's formulas (next = G_S dS + G_X dX) transposed: a covector w on the step's end
+  // into G_Sᵀ w (wS: its q, v, a, vdot; lambda and memory zero) and G_Xᵀ w (wvdot, wlambda).
+  void transposed_step(const StateTangent& w, StateTangent& wS, VecX& wvdot, VecX& wlambda) const;
+  // The residual's derivative in the end state (dR = J_R next) transposed: J_Rᵀ μ as a covector
+  // on the step's end (its a and memory zero).
+  void transposed_residual(const VecX& mu, StateTangent& w) const;
+  // R_X assembled densely with its constraint rows scaled by β′ (so that they are of the size
+  // of the dynamic rows: partial pivoting judges the matrix, not its units), factorized for
+  // solve_transposed; false if it is singular. Independent of factorize().
+  bool factorize_scaled();
+  // R_X⁻ᵀ w with the factorization of factorize_scaled().
+  VecX solve_transposed(const VecX& w) const;
+
   double step_size() const { return h_; }
   int rows() const;  // n + m: the size of R and X
 
@@ -61,6 +76,8 @@ class StepLinearization {
   MatX dfdq_, dfdv_, B_, K_;  // at the step's end: ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q
   VecX hdq_step_;             // the step's increment hΔq
   Eigen::PartialPivLU<MatX> lu_;
+  Eigen::PartialPivLU<MatX> scaled_lu_;  // diag(1, β′) R_X (factorize_scaled)
+  double row_scale_ = 1.0;               // β′
   bool factorized_ = false;
   mutable std::vector<BodyKinematics> kin_;
   mutable VecX f_, hdq_;

@@ -1,0 +1,56 @@
+// A parameter's perturbed models, shared by the direct (direct_sensitivity.hpp) and adjoint
+// (adjoint_gradient.hpp) sensitivities: the model text with the parameter at p(1 ± δ) and
+// p(1 ± 2δ) (p ± δ₀, ± 2δ₀ when p = 0), and every derivative in p the Richardson combination of
+// their two central differences, O(δ⁴). Both methods take R_p, the initial tangent dS₀/dp and a
+// channel's explicit dependence from these same models, so they agree to round-off.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/io/channels.hpp"
+#include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/solvers/settings.hpp"
+
+namespace cs {
+
+struct PerturbedModels {
+  static constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
+
+  std::string path;
+  std::string label;           // "--sensitivity PATH", "--parameter PATH": how errors name it
+  double eps[2] = {0.0, 0.0};  // half the differences of the ±1 and ±2 models' values
+  LoadedModel model[kModels];
+  std::unique_ptr<System> sys[kModels];
+  std::unique_ptr<ChannelSet> ch[kModels];
+
+  // Loads the four models of `path` (with the run's overrides) for the channels `channels`.
+  // Throws ModelFileError naming `label` for a path that is not a number, that is a setting
+  // (solver., output.), or whose change alters the structure of the nominal system `nominal`.
+  void load(const std::string& text, const std::string& name,
+            const std::vector<Override>& overrides, const std::string& path_,
+            const std::string& label_, const System& nominal,
+            const std::vector<std::string>& channels);
+
+  // Richardson's O(δ⁴) derivative from the central differences c1 (±1) and c2 (±2).
+  template <class T>
+  T richardson(const T& c1, const T& c2) const {
+    const double a = eps[0] * eps[0], b = eps[1] * eps[1];
+    return (b * c1 - a * c2) / (b - a);
+  }
+  // The derivative of a quantity x[k] evaluated in each model k.
+  VecX derivative(const VecX (&x)[kModels]) const;
+  double derivative(const double (&x)[kModels]) const;
+  // The tangent of states ends[k] reached in each model k (central_difference on the group).
+  StateTangent derivative(const State (&ends)[kModels]) const;
+
+  // dS₀/dp: the difference of the models' consistent initial states (run with `run`); false
+  // with `why` if a perturbed model cannot start or keeps other rows than the nominal s0.
+  bool initial_tangent(const RunSettings& run, const State& s0, StateTangent& d,
+                       std::string& why) const;
+};
+
+}  // namespace cs
