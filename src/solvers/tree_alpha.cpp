@@ -426,11 +426,10 @@ StepResult TreeAlpha::step(State& s, double h) {
   if (res.converged || !recursive_ || body_poses_ ||
       settings_.coordinates != CoordinateChoice::kAuto)
     return res;
-  // The iteration matrix leaves out the derivatives of J, among them the geometric stiffness of
-  // the joints' tension, which grows along a chain: a long spatial chain falling at h = 1e-3 s
-  // (100 links of chain_scaling_bench.cpp) stops contracting, where body poses, whose mass
-  // iteration adds the joints' stiffness blocks, converge. Under `auto` such a run goes on in
-  // body poses from the step's start (which the failed step left unchanged).
+  // Even with the joints' geometric stiffness and GMRES on the exact tangent (prepare_matrix()),
+  // a long spatial chain falling at h = 1e-3 s (100 links of chain_scaling_bench.cpp, from
+  // 0.147 s) stalls above newton_tol, where body poses converge. Under `auto` such a run goes on
+  // in body poses from the step's start (which the failed step left unchanged).
   // A singular articulated inertia met along the motion is named as at the start.
   std::ostringstream why;
   if (articulated_.singular_body() >= 0) {
