@@ -443,4 +443,11 @@ void JointTree::reactions(const System& sys, const std::vector<BodyKinematics>& 
   }
 }
 
+void JointTree::add_geometric_stiffness(const System& sys, const std::vector<BodyKinematics>& kin,
+                                        double t, const VecX& vdot, const VecX& f, VecX& lambda,
+                                        double scale, std::vector<Mat6>& K) const {
+  reactions(sys, kin, t, vdot, f, lambda);
+  sys.constraint_tangent(kin, t, lambda, MatrixSink(&K, scale));
+}
+
 }  // namespace cs

@@ -38,6 +38,15 @@ constexpr int kInverseSize = 24;
 // than densely (O(n³), but a small inverse applied by one product per iteration): see
 // docs/PERFORMANCE.md, chains, for the measured crossover.
 constexpr int kRecursiveFrom = 20;
+// A fresh matrix that contracts slower than this takes the joints' geometric stiffness in for the
+// rest of the run (see prepare_matrix()), as body poses' mass iteration takes its stiffness
+// blocks (generalized_alpha.cpp, kStiffRate).
+constexpr double kGeometricRate = 0.03;
+// Krylov iterations (krylov_solve()): at most this many vectors, to this fraction of the
+// starting residual, with the Jacobian's action by differences of this size in the coordinates.
+constexpr int kKrylovVectors = 8;
+constexpr double kKrylovTol = 1e-3;
+constexpr double kKrylovDelta = 1e-7;
 
 // Rows B_b of a constraint block on bodies bi, bj (cb.m of them) in joint coordinates, B_b J,
 // into rows [row, row + m) of B_red: through J when it is formed, else as Jᵀ of each row taken as
@@ -300,6 +309,8 @@ void TreeAlpha::body_blocks(double t, double beta_p, double gamma_p) {
                            [](const Eigen::Triplet<double>& e) { return e.value() == 0.0; });
   sys_.mass(MatrixSink(&tangents_));
   blocks_.assign(nb, Mat6::Zero());
+  if (geometric_) add_geometric_stiffness(t, beta_p);
+  mass_only_ = mass_only_ && !geometric_;
   couplings_.clear();
   for (const auto& e : tangents_) {
     if (e.row() / 6 == e.col() / 6) {
@@ -308,6 +319,21 @@ void TreeAlpha::body_blocks(double t, double beta_p, double gamma_p) {
       couplings_.push_back(e);
     }
   }
+}
+
+void TreeAlpha::add_geometric_stiffness(double t, double beta_p) {
+  // (1/β′)K_c of the joints' reactions at the iterate (JointTree::add_geometric_stiffness): the
+  // tension of a long hanging chain, λ r against the links' J/(β h²), which the matrix JᵀMJ
+  // alone leaves out. The reactions hold what the bodies' M v̇ − f and the loops' forces need;
+  // the coordinate drivers' rows are loop rows here like any other.
+  scatter_loop_lambda(lam_, lam_all_);
+  y_.setZero(f_.size());
+  if (tree_->num_loop_rows() > 0) {
+    LoopForces forces{lam_, y_};
+    loop_rows(sys_, *tree_, kin_, t, nullptr, nullptr, nullptr, &forces);
+  }
+  y_ = f_ - y_;
+  tree_->add_geometric_stiffness(sys_, kin_, t, vdot_, y_, lam_all_, 1.0 / beta_p, blocks_);
 }
 
 void TreeAlpha::reduced_loop_rows(double t) {
@@ -400,11 +426,10 @@ StepResult TreeAlpha::step(State& s, double h) {
   if (res.converged || !recursive_ || body_poses_ ||
       settings_.coordinates != CoordinateChoice::kAuto)
     return res;
-  // The iteration matrix leaves out the derivatives of J, among them the geometric stiffness of
-  // the joints' tension, which grows along a chain: a long spatial chain falling at h = 1e-3 s
-  // (100 links of chain_scaling_bench.cpp) stops contracting, where body poses, whose mass
-  // iteration adds the joints' stiffness blocks, converge. Under `auto` such a run goes on in
-  // body poses from the step's start (which the failed step left unchanged).
+  // Even with the joints' geometric stiffness and GMRES on the exact tangent (prepare_matrix()),
+  // a long spatial chain falling at h = 1e-3 s (100 links of chain_scaling_bench.cpp, from
+  // 0.147 s) stalls above newton_tol, where body poses converge. Under `auto` such a run goes on
+  // in body poses from the step's start (which the failed step left unchanged).
   // A singular articulated inertia met along the motion is named as at the start.
   std::ostringstream why;
   if (articulated_.singular_body() >= 0) {
@@ -617,6 +642,15 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
   SmoothSolve& c = solve_;
   const bool stale = tr.fresh_at < 0;
   const bool measurable = tr.last_dx > kNoiseBand * c.tol_floor;
+  if (!krylov_ && !nsga_ && tr.fresh_at >= 0 && it >= tr.fresh_at + 2 &&
+      tr.slower_than(kGeometricRate) && measurable) {
+    // A fresh matrix contracts slowly: first the joints' tension in the matrix (refactorized
+    // here), then, if that is not enough, Krylov iterations on the exact tangent.
+    if (geometric_) krylov_ = true;
+    geometric_ = true;
+    factored_h_ = -1.0;
+    tr.fresh_at = -1;
+  }
   if (tr.fresh_at >= 0 && it >= tr.fresh_at + 2 && tr.slower_than(kSlowRate) && measurable) {
     res.message = "Newton contracts too slowly";
     return false;
@@ -641,6 +675,24 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
   return true;
 }
 
+void TreeAlpha::solve_matrix(VecX& v) {
+  // v = P⁻¹ v with the iteration matrix P (the chord, recursive, inverse or LU), in place.
+  if (solve_.chord != nullptr) {
+    solve_.chord->solve(v);
+  } else if (recursive_ && tree_->num_loop_rows() > 0) {
+    articulated_.solve_saddle(v);
+  } else if (recursive_) {
+    articulated_.solve(v, sol_);
+    v.swap(sol_);
+  } else if (use_inverse_) {
+    sol_.noalias() = inverse_ * v;
+    v.swap(sol_);
+  } else {
+    sol_ = lu_.solve(v);
+    v.swap(sol_);
+  }
+}
+
 double TreeAlpha::solve() {
   const SmoothSolve& c = solve_;
   const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
@@ -650,26 +702,83 @@ double TreeAlpha::solve() {
   if (m > 0) rhs_.segment(n, m) = -phi_;
   for (int j = 0; j < p; ++j)
     rhs_(n + m + j) = any_persistent_ && persistent_[j] ? -r_c_(j) : -lamN_(j) / c.beta_p;
-  if (c.chord != nullptr) {
-    c.chord->solve(rhs_);
-  } else if (recursive_ && m > 0) {
-    articulated_.solve_saddle(rhs_);
-  } else if (recursive_) {
-    articulated_.solve(rhs_, sol_);
-    rhs_.swap(sol_);
-  } else if (use_inverse_) {
-    sol_.noalias() = inverse_ * rhs_;
-    rhs_.swap(sol_);
+  if (krylov_ && p == 0) {
+    krylov_solve();
   } else {
-    sol_ = lu_.solve(rhs_);
-    rhs_.swap(sol_);
+    solve_matrix(rhs_);
   }
   return rhs_.head(n).lpNorm<Eigen::Infinity>();
 }
 
+void TreeAlpha::residual_change(const VecX& v, VecX& out) {
+  // The iteration Jacobian's action, F′ v ≈ (F(ε v) − F(0))/ε with F = [r/β′; Φ] of the
+  // increment applied as apply() applies it: every term of the tangent, those the matrix leaves
+  // out included (the velocity terms J̇ q̇, the rotations' exp tangent, the couplings between
+  // bodies). ε makes the largest coordinate move by kKrylovDelta; the iterate is restored after.
+  const int n = tree_->num_coordinates(), m = tree_->num_loop_rows();
+  const double vmax = v.lpNorm<Eigen::Infinity>();
+  out.setZero(v.size());
+  if (!(vmax > 0.0)) return;
+  const double eps = kKrylovDelta / vmax;
+  const VecX hdq = hdq_, qd = qd_, qdd = qdd_, a = a_, lam = lam_, r = r_, phi = phi_;
+  rhs_ = eps * v;
+  apply();
+  evaluate(solve_.t, q_, Q_, qd_, qdd_, lam_);
+  out.head(n) = (r_ - r) / (eps * solve_.beta_p);
+  if (m > 0) out.segment(n, m) = (phi_ - phi) / eps;
+  hdq_ = hdq;
+  qd_ = qd;
+  qdd_ = qdd;
+  a_ = a;
+  lam_ = lam;
+  r_ = r;
+  phi_ = phi;
+  configure(*solve_.s);
+}
+
+void TreeAlpha::krylov_solve() {
+  // GMRES on F′ ξ = −F, right-preconditioned by the iteration matrix (flexible form: the
+  // preconditioned vectors Z are kept), up to kKrylovVectors vectors or a residual kKrylovTol of
+  // the start's. Each vector costs one residual and one solve, O(bodies) on the recursive path.
+  const VecX b = rhs_;
+  const double beta = b.norm();
+  const int size = static_cast<int>(b.size());
+  if (!(beta > 0.0)) return;
+  std::vector<VecX> V{b / beta}, Z;
+  MatX H = MatX::Zero(kKrylovVectors + 1, kKrylovVectors);
+  VecX w, y;
+  int k = 0;
+  for (; k < kKrylovVectors;) {
+    VecX z = V[static_cast<std::size_t>(k)];
+    solve_matrix(z);
+    residual_change(z, w);
+    Z.push_back(std::move(z));
+    for (int i = 0; i <= k; ++i) {
+      H(i, k) = V[static_cast<std::size_t>(i)].dot(w);
+      w -= H(i, k) * V[static_cast<std::size_t>(i)];
+    }
+    H(k + 1, k) = w.norm();
+    ++k;
+    VecX e = VecX::Zero(k + 1);
+    e(0) = beta;
+    const MatX Hk = H.topLeftCorner(k + 1, k);
+    y = Hk.householderQr().solve(e);
+    const double res = (e - Hk * y).norm();
+    if (!(res > kKrylovTol * beta) || !(H(k, k - 1) > 1e-14 * beta)) break;
+    V.push_back(w / H(k, k - 1));
+  }
+  rhs_.setZero(size);
+  for (int i = 0; i < k; ++i) rhs_ += y(i) * Z[static_cast<std::size_t>(i)];
+}
+
 bool TreeAlpha::drop_stale_matrix(int it, const NewtonTrace& tr) {
   // (as GeneralizedAlpha's): a stale matrix is refactorized here, a fresh one fails the attempt.
-  if (tr.fresh_at == it) return false;
+  // A fresh one without the joints' geometric stiffness takes it in and is refactorized.
+  if (tr.fresh_at == it) {
+    if (krylov_ || nsga_) return false;
+    if (geometric_) krylov_ = true;
+    geometric_ = true;
+  }
   factored_h_ = -1.0;
   solve_.chord = nullptr;
   return true;
@@ -694,7 +803,12 @@ bool TreeAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
   // Accept when the contraction rate ρ bounds the remaining error, ρ/(1 − ρ)·‖ξ‖ ≤ tol/10, or
   // the increment is at the round-off floor (as in body poses).
   const double tol_floor = solve_.tol_floor;
-  const bool at_floor = tr.stalled(it, 1) && tr.last_dx <= kNoiseBand * tol_floor;
+  // With Krylov iterations on the exact tangent an increment that stalls within newton_tol is
+  // the residual's round-off (the falling 100-link chain stalls at 4e-12 after contracting by
+  // 1e-3 per iteration, above the step-error stop's 1e-12): at the floor too.
+  const bool at_floor =
+      tr.stalled(it, 1) && (tr.last_dx <= kNoiseBand * tol_floor ||
+                            (krylov_ && it >= 2 && tr.last_dx <= solve_.newton_tol));
   const double phi_tol = at_floor ? std::max(check.tol, kNoiseBand * tol_floor) : check.tol;
   if (it < 1 || check.phi > phi_tol || !(tr.contracting() || at_floor)) return false;
   return at_floor || tr.last_dx <= tol_floor || tr.remaining_error_within(step_tol());

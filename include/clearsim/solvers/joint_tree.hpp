@@ -87,6 +87,17 @@ class JointTree {
   // must include the loop rows' forces −B_loopᵀλ_loop: M v̇ − f + Bᵀλ = 0 body by body.
   void reactions(const System& sys, const std::vector<BodyKinematics>& kin, double t,
                  const VecX& vdot, const VecX& f, VecX& lambda) const;
+  // The geometric stiffness of the joints' tension, the term (∂Jᵀ/∂q)·y of the joint-coordinate
+  // residual Jᵀy that the iteration matrix Jᵀ D J leaves out, as body-diagonal blocks added to
+  // K: J(q)ᵀB(q)ᵀ ≡ 0 for the tree joints' rows B, so where the bodies' M v̇ − f is held by
+  // their reactions λ (y = −Bᵀλ, reactions()), (∂Jᵀ/∂q)·y = Jᵀ K_c J with K_c = ∂(Bᵀλ)/∂q at
+  // fixed λ, the joints' constraint tangent, body-diagonal for the point rows of spherical,
+  // revolute and prismatic joints (their few blocks between two bodies are left out). `lambda`
+  // holds the loop rows' multipliers (their forces are in f, as for reactions()) and receives
+  // the tree rows'; the loops' own K_c is added too. K is scaled by `scale` and accumulated.
+  void add_geometric_stiffness(const System& sys, const std::vector<BodyKinematics>& kin, double t,
+                               const VecX& vdot, const VecX& f, VecX& lambda, double scale,
+                               std::vector<Mat6>& K) const;
 
  private:
   enum class Kind { kRevolute, kPrismatic, kFixed, kSpherical };

@@ -165,6 +165,14 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   // The 6 × 6 body-diagonal blocks of M + (γ′/β′)C_t + (1/β′)K_t into blocks_, the force
   // tangents' couplings between bodies into couplings_ (factor()).
   void body_blocks(double t, double beta_p, double gamma_p);
+  // Adds (1/β′) times the joints' geometric stiffness at the iterate to blocks_.
+  void add_geometric_stiffness(double t, double beta_p);
+  // v = P⁻¹ v with the iteration matrix, in place.
+  void solve_matrix(VecX& v);
+  // The increment by GMRES on the exact tangent, preconditioned by the matrix (from rhs_).
+  void krylov_solve();
+  // out = F′ v, by a difference of the residual at the iterate moved by v.
+  void residual_change(const VecX& v, VecX& out);
   // factor() on the recursive path: ArticulatedSolver on blocks_, the loops' rows B_L J.
   bool factor_recursive(double h);
   // The loops' and coordinate drivers' rows in joint coordinates, B_L J, into B_red_ (J_ is used
@@ -213,6 +221,11 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   std::vector<char> persistent_, factored_persistent_, hist_persistent_;
   bool any_persistent_ = false, extrapolate_ = false;
   bool mass_only_ = false;  // the last factorization had no force tangents
+  // The joints' geometric stiffness is in the iteration matrix (see prepare_matrix()): off until
+  // a fresh matrix contracts slowly, then on for the rest of the run.
+  bool geometric_ = false;
+  bool krylov_ = false;  // Krylov iterations on the exact tangent (krylov_solve())
+  VecX lam_all_;         // every row's multiplier at the iterate (tree rows from the reactions)
   VecX lamN_, r_c_, gN_, lamN_hist_, v_body_, jump_;
   VecX a_n_, qdd_n_;               // a_n and q̈_n of the step, before restart_accelerations
   int smooth_factorizations_ = 0;  // the smooth step's factorizations in this step (judge_cost)
