@@ -13,22 +13,20 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
-#include <sstream>
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/example_runs.hpp"
 
 namespace cs {
 namespace {
 
+// The text of examples/REL (support/example_runs.hpp reads it).
 std::string example(const std::string& rel) {
-  std::ifstream in(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + rel);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  return testing::read_text(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + rel);
 }
 
 std::vector<Override> tight(const std::string& end) {
@@ -178,7 +176,7 @@ void expect_adjoint_equals_direct(const std::string& text, const std::vector<Ove
 
 // A reference for rms(): the slider's position of the nominal run shifted and sampled coarsely.
 std::string write_reference() {
-  const std::string path = std::string(testing::TempDir()) + "adjoint_reference.csv";
+  const std::string path = std::string(::testing::TempDir()) + "adjoint_reference.csv";
   std::ofstream f(path);
   f << "time,slider.position.x\n# units: s,m\n";
   for (int k = 0; k <= 20; ++k) {

@@ -10,23 +10,20 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "support/example_runs.hpp"
 
 namespace cs {
 namespace {
 
+// The text of examples/REL (support/example_runs.hpp reads it).
 std::string example(const std::string& rel) {
-  std::ifstream in(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + rel);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  return testing::read_text(std::string(CLEARSIM_SOURCE_DIR) + "/examples/" + rel);
 }
 
 // Channel values at every output point, each row [channels..., derivatives...].

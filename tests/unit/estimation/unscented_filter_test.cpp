@@ -212,39 +212,6 @@ TEST(UnscentedFilter, ExactMeasurementsBringTheFilterOntoTheTrueRun) {
   EXPECT_LT(worst_after, 5e-5);
 }
 
-TEST(UnscentedFilter, SpringStiffnessConvergesWithinThreeSigma) {
-  // As ParameterEstimation.SpringStiffnessConvergesWithinThreeSigma: the parameter's sigma
-  // points step plants of their own stiffness.
-  constexpr double kTrue = 50.0, kGuess = 40.0;
-  const LoadedModel lm = load_model_string(spring_mass_yaml(kTrue), "truth");
-  System sys(lm.model);
-  Simulation truth(sys, lm.run);
-  std::vector<std::string> notes;
-  ASSERT_TRUE(truth.initialize(notes));
-  FilterSettings f;
-  f.kind = FilterKind::kUnscented;
-  f.sigma_position = 0.01;
-  f.sigma_velocity = 0.01;
-  f.parameters.push_back({"forces.spring.stiffness", 10.0, 0.0});
-  ExtendedKalmanFilter ukf(spring_mass_yaml(kGuess), "plant", {}, f);
-  std::mt19937_64 rng(2031);
-  std::normal_distribution<double> normal;
-  for (int n = 0; n <= 3000; ++n) {
-    if (n > 0) {
-      ASSERT_TRUE(truth.step());
-      ASSERT_TRUE(ukf.predict()) << ukf.why();
-    }
-    const std::vector<int> due = ukf.due();
-    if (due.empty()) continue;
-    ukf.update(due, VecX::Constant(1, truth.state().x_W[0].x() + 0.01 * normal(rng)));
-  }
-  const double k = ukf.parameters()(0), sigma = ukf.parameter_sigma()(0);
-  std::printf("UKF stiffness: true %g, guess %g, estimate %.4f ± %.4f (3 s, 300 samples)\n", kTrue,
-              kGuess, k, sigma);
-  EXPECT_LT(std::abs(k - kTrue), 3.0 * sigma);
-  EXPECT_LT(sigma, 1.0);
-}
-
 TEST(UnscentedFilter, RefusesWhatItCannotStepAndBadKinds) {
   EXPECT_EQ(parse_filter_kind("ukf"), FilterKind::kUnscented);
   EXPECT_EQ(parse_filter_kind("ekf"), FilterKind::kExtended);
