@@ -1,11 +1,11 @@
 // The measurement file of `clearsim estimate` (estimation_run.hpp).
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "clearsim/estimation/estimation_run.hpp"
+#include "clearsim/io/result_text.hpp"
 #include "clearsim/io/suggest.hpp"
 
 namespace cs {
@@ -83,8 +83,7 @@ double parse_cell(const std::string& path, int line, std::size_t column, const s
 }  // namespace
 
 MeasurementTable read_measurements(const std::string& path, const std::vector<Sensor>& sensors) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": error: cannot open the measurement file");
+  std::istringstream in(read_result_text(path));
   MeasurementTable m;
   std::vector<std::string> header;
   std::vector<int> of;

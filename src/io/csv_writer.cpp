@@ -53,9 +53,12 @@ CsvWriter::~CsvWriter() {
 }
 
 // A row is handed to the kernel in one write(2) as soon as it is formatted: no user-space buffer
-// holds a part of it, so whatever stops the process (a signal, SIGKILL, a crash), the file ends
-// with a whole row. (A stdio buffer flushes when full, in the middle of a row: after SIGKILL a
-// number could be cut short with the right count of fields.)
+// holds a part of it, so a crash or a signal the run handles (SIGINT, SIGTERM) leaves whole rows.
+// (A stdio buffer flushes when full, in the middle of a row: after SIGKILL a number could be cut
+// short with the right count of fields.) SIGKILL itself can still cut one row: Linux ends a write
+// to a file at a page (folio) boundary when a fatal signal is pending, so a row that straddles
+// one may be kept in part. The file then ends at that boundary without a newline, and clearsim's
+// readers refuse it (io/result_text.hpp); no write can be made whole against SIGKILL.
 void CsvWriter::write_all(const std::string& text) {
   const char* p = text.data();
   std::size_t left = text.size();

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "clearsim/io/result_text.hpp"
 #include "clearsim/io/result_writer.hpp"
 
 namespace cs {
@@ -76,8 +76,12 @@ void AdjointObjective::read_reference(const std::string& path) {
   // A CSV of rows time,value; or a result of clearsim (header row, '#' lines), whose column
   // named after the channel is the reference (else the second column).
   const std::string bad = "--objective '" + text_ + "': reference " + path + ": ";
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(bad + "cannot be read");
+  std::istringstream in;
+  try {
+    in.str(read_result_text(path));
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument("--objective '" + text_ + "': reference " + e.what());
+  }
   std::string line;
   std::size_t column = 1;
   bool first = true;
