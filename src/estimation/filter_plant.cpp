@@ -122,6 +122,10 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
   if (plant->run.solver.analysis != Analysis::kDynamic)
     throw std::invalid_argument("a Kalman filter needs a dynamic analysis (solver.analysis)");
   std::string why = incompatible_settings(sys, plant->run.solver);
+  if (why.empty() && linearize && plant->run.solver.integrator == IntegratorKind::kNsga)
+    why =
+        "the extended filter does not linearize NSGA's impacts (its covariance would jump with "
+        "the active sets): model the contact as compliant instead";
   if (why.empty())
     why = linearize ? DirectSensitivity::unsupported(sys, plant->run)
                     : unscented_unsupported(plant->run);

@@ -63,6 +63,9 @@ AdjointGradient::~AdjointGradient() = default;
 std::string AdjointGradient::unsupported(const System& sys, const RunSettings& run) {
   if (run.solver.analysis != Analysis::kDynamic)
     return "adjoint gradients are computed for a dynamic analysis (solver.analysis: dynamic)";
+  if (run.solver.integrator == IntegratorKind::kNsga)
+    return "sensitivities through NSGA's impacts are not implemented in the adjoint (the direct "
+           "method has them: clearsim run --sensitivity)";
   return DirectSensitivity::unsupported(sys, run);
 }
 

@@ -65,12 +65,16 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
     case IntegratorKind::kTrapezoidal:
       break;
     case IntegratorKind::kNsga:
-      return "sensitivities through NSGA's impacts are not implemented (solver.integrator: nsga)";
+      if (sys.has_friction())
+        return "NSGA's frictional impacts are not differentiated (friction at a rigid contact: "
+               "set its friction coefficient to 0, or model the contact as compliant)";
+      break;
     default:
       return "the explicit Runge-Kutta integrators have no sensitivities (use the "
              "generalized-alpha family)";
   }
-  if (st.formulation != ConstraintFormulation::kIndex3)
+  const bool nsga = st.integrator == IntegratorKind::kNsga;
+  if (!nsga && st.formulation != ConstraintFormulation::kIndex3)
     return "sensitivities need solver.formulation: index3 (the stabilized projections and the "
            "penalty formulations are not differentiated)";
   if (st.adaptive)
@@ -78,9 +82,8 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
            "depend on the parameter";
   if (st.coordinates == CoordinateChoice::kJoint)
     return "sensitivities are computed in body poses (solver.coordinates: absolute or auto)";
-  if (sys.num_gaps() > 0)
-    return "the model has unilateral contacts (NSGA): sensitivities through impacts are not "
-           "implemented";
+  if (!nsga && sys.num_gaps() > 0)
+    return "the model has unilateral contacts: they need solver.integrator: nsga";
   return {};
 }
 
@@ -89,6 +92,14 @@ RunSettings DirectSensitivity::adapted(RunSettings run, std::string& note) {
       run.solver.coordinates == CoordinateChoice::kAuto) {
     run.solver.coordinates = CoordinateChoice::kAbsolute;
     note = "sensitivities: the run integrates in body poses (solver.coordinates: absolute)";
+  }
+  if (run.solver.analysis == Analysis::kDynamic && run.solver.integrator == IntegratorKind::kNsga &&
+      run.solver.persistent_contacts) {
+    // The smooth step's persistent-contact rows and their releases are not differentiated.
+    run.solver.persistent_contacts = false;
+    note += std::string(note.empty() ? "" : "; ") +
+            "sensitivities: NSGA leaves every contact to its corrections "
+            "(solver.persistent_contacts: false)";
   }
   return run;
 }
@@ -103,7 +114,9 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       p_(AlphaParameters::from_settings(run.solver)),
       paths_(paths),
       channels_(channels),
-      step_(sys, p_) {
+      step_(sys, p_, run.solver.integrator == IntegratorKind::kNsga) {
+  if (run.solver.integrator == IntegratorKind::kNsga && run.solver.analysis == Analysis::kDynamic)
+    corrections_ = std::make_unique<CorrectionTangent>(sys, run.solver);
   for (const std::string& path : paths) {
     auto par = std::make_unique<Parameter>();
     par->load(text, name, overrides, path, "--sensitivity " + path, sys, channels);
@@ -142,8 +155,9 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
   double last_change = INFINITY, first_change = 0.0;
-  bool converged = false;
-  for (int it = 0; it < kMaxTangentIterations && !converged; ++it) {
+  // NSGA's smooth step has no matrix of the index-3 rows to iterate with: solved exactly.
+  bool converged = corrections_ && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
+  for (int it = 0; it < kMaxTangentIterations && !converged && !corrections_; ++it) {
     step_.directional(par.d, dvdot, dlambda, next, dR);
     dR += R_p;  // R_X dX + R_S dS + R_p
     rhs.head(n) = -dR.head(n) / beta_p;
@@ -171,6 +185,7 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   }
   if (!converged) return TangentOutcome::kUnconverged;
   step_.directional(par.d, dvdot, dlambda, next, dR);
+  if (corrections_) corrections_->apply(par.d, next, par);
   bool kink = false;
   next.memory = memory_tangent(par, prev, s, next, kink);
   par.d = next;
@@ -252,6 +267,17 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
     broken_ = true;
   }
   if (!broken_) step_.linearize(prev, s);
+  if (!broken_ && corrections_) {
+    // The smooth end (q̃, ṽ) the corrections started from: the step's formulas at its v̇.
+    State smooth = s;
+    VecX r;
+    step_.residual(sys_, prev, s.t - prev.t, s.vdot, s.lambda, smooth, r);
+    std::string why;
+    if (!corrections_->linearize(prev, smooth, why)) {
+      warn("no derivative from t = " + number(s.t) + " s: " + why + "; NaN from there");
+      broken_ = true;
+    }
+  }
   for (auto& par : params_) {
     if (broken_) {
       par->d.fill_nan();

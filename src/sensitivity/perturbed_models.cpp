@@ -30,6 +30,9 @@ StateTangent combine(const PerturbedModels& par, const StateTangent& c1, const S
   d.vdot = par.richardson(c1.vdot, c2.vdot);
   d.lambda = par.richardson(c1.lambda, c2.lambda);
   d.memory = par.richardson(c1.memory, c2.memory);
+  d.v_jump = par.richardson(c1.v_jump, c2.v_jump);
+  d.lambda_jump = par.richardson(c1.lambda_jump, c2.lambda_jump);
+  d.Lambda = par.richardson(c1.Lambda, c2.Lambda);
   return d;
 }
 }  // namespace

@@ -14,16 +14,23 @@ StateTangent StateTangent::zero(const State& s) {
   d.vdot.setZero(s.vdot.size());
   d.lambda.setZero(s.lambda.size());
   d.memory.setZero(s.memory.size());
+  if (s.Lambda.size() > 0) {
+    d.v_jump.setZero(s.v_jump.size());
+    d.lambda_jump.setZero(s.lambda_jump.size());
+    d.Lambda.setZero(s.Lambda.size());
+  }
   return d;
 }
 
 bool StateTangent::all_finite() const {
-  return q.allFinite() && v.allFinite() && a.allFinite() && vdot.allFinite() && lambda.allFinite();
+  return q.allFinite() && v.allFinite() && a.allFinite() && vdot.allFinite() &&
+         lambda.allFinite() && v_jump.allFinite() && lambda_jump.allFinite() && Lambda.allFinite();
 }
 
 void StateTangent::fill_nan() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (VecX* x : {&q, &v, &a, &vdot, &lambda, &memory}) x->setConstant(nan);
+  for (VecX* x : {&q, &v, &a, &vdot, &lambda, &memory, &v_jump, &lambda_jump, &Lambda})
+    x->setConstant(nan);
 }
 
 State displaced(const State& s, const StateTangent& d, double eps) {
@@ -38,6 +45,11 @@ State displaced(const State& s, const StateTangent& d, double eps) {
   x.vdot += eps * d.vdot;
   x.lambda += eps * d.lambda;
   if (d.memory.size() == x.memory.size()) x.memory += eps * d.memory;
+  if (d.Lambda.size() > 0 && d.Lambda.size() == x.Lambda.size()) {
+    x.v_jump += eps * d.v_jump;
+    x.lambda_jump += eps * d.lambda_jump;
+    x.Lambda += eps * d.Lambda;
+  }
   return x;
 }
 
@@ -54,6 +66,11 @@ StateTangent central_difference(const State& plus, const State& minus, double ep
   d.vdot = c * (plus.vdot - minus.vdot);
   d.lambda = c * (plus.lambda - minus.lambda);
   if (plus.memory.size() == minus.memory.size()) d.memory = c * (plus.memory - minus.memory);
+  if (d.Lambda.size() > 0 && minus.Lambda.size() == plus.Lambda.size()) {
+    d.v_jump = c * (plus.v_jump - minus.v_jump);
+    d.lambda_jump = c * (plus.lambda_jump - minus.lambda_jump);
+    d.Lambda = c * (plus.Lambda - minus.Lambda);
+  }
   return d;
 }
 

@@ -4,8 +4,38 @@
 
 namespace cs {
 
-StepLinearization::StepLinearization(const System& sys, const AlphaParameters& p)
-    : sys_(sys), p_(p) {}
+StepLinearization::StepLinearization(const System& sys, const AlphaParameters& p, bool stabilized)
+    : sys_(sys), p_(p), stabilized_(stabilized) {}
+
+namespace {
+// The stabilized rows' ∂(B v + Φ_t)/∂q at x with v fixed, column by column by central
+// differences on the group (x ⊕ ±σ e_j, ±2σ e_j) combined by Richardson: no element writes the
+// derivative of B v in q. With σ = 1e-6 (m or rad) the truncation is O(σ⁴) and the round-off
+// ~1e-10, relative, far below the sensitivities' 1e-6 target.
+MatX velocity_row_tangent(const System& sys, const State& x) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  constexpr double sigma = 1e-6;
+  MatX D(m, n);
+  StateTangent e = StateTangent::zero(x);
+  std::vector<BodyKinematics> kin;
+  VecX phi(m), Btl(n), bv(m);
+  const auto rows_at = [&](double step) {
+    const State y = displaced(x, e, step);
+    sys.gather(y, kin);
+    Btl.setZero();
+    sys.constraint_products(kin, y.t, y.lambda, &y.v, phi, Btl, &bv);
+    return bv;
+  };
+  for (int j = 0; j < n; ++j) {
+    e.q.setZero();
+    e.q(j) = 1.0;
+    const VecX c1 = (rows_at(sigma) - rows_at(-sigma)) / (2.0 * sigma);
+    const VecX c2 = (rows_at(2.0 * sigma) - rows_at(-2.0 * sigma)) / (4.0 * sigma);
+    D.col(j) = (4.0 * c1 - c2) / 3.0;
+  }
+  return D;
+}
+}  // namespace
 
 int StepLinearization::rows() const { return sys_.num_dofs() + sys_.num_constraints(); }
 
@@ -22,9 +52,16 @@ void StepLinearization::residual(const System& sys, const State& prev, double h,
   VecX r_q, phi(m);
   sys.mass_times(x.vdot, r_q);
   r_q -= f_;
-  if (m > 0) sys.constraint_products(kin_, x.t, x.lambda, nullptr, phi, r_q, nullptr);
+  VecX bv(m);
+  if (m > 0)
+    sys.constraint_products(kin_, x.t, x.lambda, stabilized_ ? &x.v : nullptr, phi, r_q,
+                            stabilized_ ? &bv : nullptr);
   r.resize(n + m);
-  r << r_q, phi;
+  if (stabilized_) {
+    r << r_q, bv;
+  } else {
+    r << r_q, phi;
+  }
 }
 
 void StepLinearization::linearize(const State& prev, const State& s) {
@@ -46,6 +83,7 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   if (m > 0) {
     sys_.constraints(kin_, s.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
     sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&K_));
+    if (stabilized_) D_ = velocity_row_tangent(sys_, x);
   }
   hdq_step_ = hdq_;
 }
@@ -68,14 +106,15 @@ void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, c
     next.q.segment<3>(6 * b + 3) = so3::exp(psi).transpose() * dS.q.segment<3>(6 * b + 3) +
                                    so3::tangent(psi) * dhdq.segment<3>(6 * b + 3);
   }
-  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq).
+  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
+  // B dv + ∂(B v + Φ_t)/∂q dq.
   VecX Mdv;
   sys_.mass_times(dvdot, Mdv);
   dR.resize(n + m);
   dR.head(n) = Mdv - dfdq_ * next.q - dfdv_ * next.v + K_ * next.q;
   if (m > 0) {
     dR.head(n) += B_.transpose() * dlambda;
-    dR.tail(m) = B_ * next.q;
+    dR.tail(m) = stabilized_ ? VecX(B_ * next.v + D_ * next.q) : VecX(B_ * next.q);
   }
 }
 

@@ -22,10 +22,14 @@
 // differences of the parameter's models (equilibrium()). A kinematic analysis of a fully driven
 // mechanism: its solution at each time depends on (t, p) alone (kinematic_point()).
 //
+// NSGA (unilateral contacts, impacts): the smooth step is differentiated as above with its
+// stabilized rows B v + Φ_t, then its corrections with their active sets frozen
+// (correction_tangent.hpp); contacts are left to the corrections (no persistent contacts).
+//
 // Scope: generalized-α family (generalized-alpha, newmark, hht, trapezoidal) in body poses,
 // index-3 constraints, fixed steps, forces of every kind (compliant and lubricated contacts
-// included, their memory differentiated as a function of the state it is updated from);
-// unsupported() says what else is refused and why.
+// included, their memory differentiated as a function of the state it is updated from), and
+// frictionless NSGA; unsupported() says what else is refused and why.
 #pragma once
 
 #include <memory>
@@ -34,6 +38,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/sensitivity/correction_tangent.hpp"
 #include "clearsim/sensitivity/perturbed_models.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
@@ -62,7 +67,8 @@ class DirectSensitivity {
   // Why this model with these settings has no sensitivities here (empty if it has).
   static std::string unsupported(const System& sys, const RunSettings& run);
   // Settings as a sensitivity run needs them: solver.coordinates auto becomes body poses (the
-  // tangent is written there); `note` says so when it changed anything.
+  // tangent is written there), and NSGA leaves every contact to its corrections
+  // (solver.persistent_contacts: false); `note` says so when it changed anything.
   static RunSettings adapted(RunSettings run, std::string& note);
 
   // dS₀/dp at the nominal initial state s0; false with `why` if a perturbed model cannot start.
@@ -116,6 +122,8 @@ class DirectSensitivity {
   bool broken_ = false;           // a split step: every tangent is NaN from there
   bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
   StepLinearization step_;        // the step's exact tangent (step_linearization.hpp)
+  // NSGA: the corrections' tangent, linearized once per step for every parameter.
+  std::unique_ptr<CorrectionTangent> corrections_;
 };
 
 // A dynamic run with sensitivities: run_analysis's dynamic run with every dS/dp of `sens`

@@ -11,6 +11,10 @@ struct StateTangent {
   VecX q;  // 6 per body: δx_W, δθ_B
   VecX v, a, vdot, lambda;
   VecX memory;  // the elements' memory (State::memory): what a contact remembers of its onset
+  // NSGA's corrections of the last step (State::v_jump, lambda_jump, Lambda): the velocity jump
+  // W, the joints' impulses μ and the normal impulses Λ_N, which the acceleration, reaction and
+  // contact channels read. Empty for a model without unilateral contacts.
+  VecX v_jump, lambda_jump, Lambda;
 
   static StateTangent zero(const State& s);
   bool all_finite() const;

@@ -26,8 +26,11 @@ namespace cs {
 
 class StepLinearization {
  public:
-  // `sys` must outlive this object; `p` are the step's generalized-α parameters.
-  StepLinearization(const System& sys, const AlphaParameters& p);
+  // `sys` must outlive this object; `p` are the step's generalized-α parameters. `stabilized`:
+  // the constraint rows of R are the velocity rows B v + Φ_t of the stabilized formulation (the
+  // smooth step of NSGA, whose corrections then restore Φ = 0) instead of Φ; only the direct
+  // sensitivities use it (the transposes below are of the index-3 rows).
+  StepLinearization(const System& sys, const AlphaParameters& p, bool stabilized = false);
 
   // R = (M v̇ − f + Bᵀλ, Φ) of the step of size h from `prev` at the unknowns (vdot, lambda) in
   // the system `sys` (the nominal one or a parameter's perturbed model); the state the step
@@ -74,7 +77,9 @@ class StepLinearization {
   AlphaParameters p_;
   double h_ = 0.0;
   MatX dfdq_, dfdv_, B_, K_;  // at the step's end: ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q
-  VecX hdq_step_;             // the step's increment hΔq
+  bool stabilized_ = false;
+  MatX D_;         // stabilized rows: ∂(B v + Φ_t)/∂q at the step's end, v fixed
+  VecX hdq_step_;  // the step's increment hΔq
   Eigen::PartialPivLU<MatX> lu_;
   Eigen::PartialPivLU<MatX> scaled_lu_;  // diag(1, β′) R_X (factorize_scaled)
   double row_scale_ = 1.0;               // β′

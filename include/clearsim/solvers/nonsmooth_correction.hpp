@@ -49,6 +49,24 @@ struct CorrectionHints {
   const VecX* phi = nullptr;
 };
 
+// What one correct() decided and solved, kept when asked (keep_record) for its tangent
+// (sensitivity/correction_tangent.hpp), which differentiates the corrections with these active
+// sets frozen.
+struct CorrectionRecord {
+  State smooth;  // the input (q̃, ṽ)
+  // The position correction: q = q̃ ∘ exp(U) with multipliers ν_B, ν_N; its active set, the gaps
+  // at q and at q̃ (g ≤ 0 at q̃ makes a contact a candidate of the jump).
+  VecX U, nu_B, nu_N, g, g_tilde;
+  std::vector<char> position_active;
+  // The velocity jump v = ṽ + W with impulses μ, Λ_N; its candidates and active set, the
+  // restitution each contact's law used (0: plastic), the pre-impact normal velocity
+  // ġ⁻ = G(q_n) v_n, the law's value G v + e ġ⁻ after the jump, and how far −ġ⁻ is from the
+  // speed below which an impact is plastic (its sign decides; restitution_threshold).
+  VecX W, mu, Lambda, e_eff, gdot_pre, law, resolve_margin;
+  std::vector<char> candidate, jump_active;
+  VecX r_eff;  // each contact's effective mass
+};
+
 class NonsmoothCorrection {
  public:
   // tol and max_iterations for both semismooth Newton loops; restitution_threshold as in
@@ -69,12 +87,19 @@ class NonsmoothCorrection {
   // dense LU). A later step may use it as a chord.
   const LinearSystem* last_factorization(const std::vector<char>** active) const;
 
+  // Keep a CorrectionRecord of every correct() (off by default: it copies the state).
+  void keep_record(bool on) { keep_record_ = on; }
+  const CorrectionRecord& record() const { return record_; }
+
  private:
   // `first`: the call that starts at the smooth prediction q̃ (its gaps g(q̃) are kept: they
   // decide which contacts may impact). Returns with Φ, B, g, G evaluated at the final x.
   bool positions(State& x, NonsmoothReport& rep, bool first);
   // The position correction's active set at the current iterate (max rule) and its residual.
   double position_active_set(const State& x);
+  // How far the momentum rows M U + Bᵀν_B − Gᵀν_N are from zero at the current iterate, as a
+  // displacement [m or rad] (see the definition).
+  double momentum_misfit();
   // The position correction's matrix for iteration `it` (a chord, the factorization kept, or a
   // fresh one; `slow`: the last iteration contracted slowly); false with rep.message.
   bool position_matrix(int it, bool first, bool slow, double t, NonsmoothReport& rep);
@@ -163,6 +188,8 @@ class NonsmoothCorrection {
   const std::vector<char>* hint_active_ = nullptr;
   MassSaddleSchur* chord_ = nullptr;     // the hint, while positions() uses it
   const Factorization* last_ = nullptr;  // see last_factorization()
+  bool keep_record_ = false;
+  CorrectionRecord record_;
 };
 
 }  // namespace cs
