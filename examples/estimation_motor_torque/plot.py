@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The motor torque of examples/estimation_motor_torque found from the crank encoder alone, by
-the "three-simulation" method: `clearsim measure` on model.yaml (the truth, whose motor torque is
-T(t) = 0.5 + 0.5 sin(2π·0.5 t) N·m) makes noisy encoder samples at 1 kHz; `clearsim estimate`
-runs the filter whose plant knows the torque as one number, 0 (--set), and estimates it as a
-random walk (--parameter PATH=SIGMA:WALK, docs/estimation.md, "Unknown inputs").
+the "three-simulation" method: `clearsim measure` on model.yaml (the truth, whose motor torque
+T(t) = 1 + 0.5 sin(2π·1 t) N·m turns the crank) makes noisy encoder samples at 1 kHz;
+`clearsim estimate` runs the filter whose plant knows the torque as one number, 0 (--set), and
+estimates it as a random walk (--parameter PATH=SIGMA:WALK, docs/estimation.md, "Unknown
+inputs").
 
 Usage: /usr/bin/python3 examples/estimation_motor_torque/plot.py RESULTS_DIR [--quick]
            [--filter ekf|ukf] [--walk W] [--clearsim PATH]
@@ -14,8 +15,8 @@ the run. Exits 1 when the estimate does not track the truth:
   - fewer than 95 % of the second half's samples within the reported ±3σ of the truth, or
   - its RMS error above 20 % of the torque's amplitude (0.1 N·m), or
   - its σ at the end above a fifth of the prior's (the encoder did not observe the torque).
---quick (the test) runs 2 s (one period of the torque) instead of 4 s. --walk 0 (a constant
-torque) must fail: the estimate then settles on the mean and cannot follow the sinusoid.
+--quick (the test) runs 2 s (two periods of the torque) instead of 4 s. --walk 0 (a constant
+torque) must fail: the estimate then settles and cannot follow the sinusoid.
 """
 import argparse
 import os
@@ -30,7 +31,7 @@ import numpy as np  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.join(HERE, "model.yaml")
 TORQUE = "forces.motor.torque[2]"      # the plant's torque: one number, estimated
-AMPLITUDE = 0.5                        # the truth's sinusoid [N·m] (model.yaml)
+AMPLITUDE = 0.5                        # the truth's sinusoid about 1 N·m [N·m] (model.yaml)
 PRIOR_SIGMA = 1.0                      # σ of the plant's guess 0 [N·m]
 
 
@@ -67,8 +68,12 @@ def run(a):
 
 
 def errors(e, t, name):
-    """Estimate − truth of channel `name` at the estimate's times, and its σ."""
-    return e[name] - np.interp(e["time"], t["time"], t[name]), e[f"sigma({name})"]
+    """Estimate − truth of channel `name` at the estimate's times (an angle's modulo 2π: the
+    encoder's channel wraps at ±π), and its σ."""
+    err = e[name] - np.interp(e["time"], t["time"], t[name])
+    if name.endswith(".angle"):
+        err = np.remainder(err + np.pi, 2 * np.pi) - np.pi
+    return err, e[f"sigma({name})"]
 
 
 def plot(e, t, out):
@@ -78,7 +83,7 @@ def plot(e, t, out):
     axes[0].plot(e["time"], c, label="estimate")
     axes[0].plot(t["time"], t["motor.torque.z"], "k--", label="truth")
     axes[0].set_ylabel("motor torque [N·m]")
-    axes[0].set_ylim(-1.0, 2.0)
+    axes[0].set_ylim(-0.5, 2.5)
     axes[0].legend(loc="upper right")
     for ax, name, label in ((axes[1], "crank_bearing.angle", "crank angle error [rad]"),
                             (axes[2], "crank_bearing.angular_velocity",
