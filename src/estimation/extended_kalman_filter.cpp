@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "angle_channels.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/run_stats.hpp"
@@ -155,6 +156,9 @@ void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y
     Y_all = channels_along_root(*plant_->sensors);
     E_all.setZero(Y_all.rows(), 0);
   }
+  // Differences of angle channels are taken modulo 2π (angle_channels.hpp): a crank's encoder
+  // wraps once a revolution.
+  const std::vector<bool> angle = estimation::angle_channels(*plant_->sensors);
   VecX innovation(y.size()), R(y.size());
   MatX Y(y.size(), Y_all.cols()), E(y.size(), E_all.cols());
   for (std::size_t r = 0; r < sensors.size(); ++r) {
@@ -164,7 +168,7 @@ void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y
     const auto i = static_cast<Eigen::Index>(r);
     if (!std::isfinite(y(i)))
       throw std::invalid_argument("update: the sample of sensor " + all[k].name + " is not finite");
-    innovation(i) = y(i) - predicted(k);
+    innovation(i) = estimation::channel_difference(y(i), predicted(k), angle[k]);
     R(i) = all[k].noise * all[k].noise;
     Y.row(i) = Y_all.row(k);
     E.row(i) = E_all.row(k);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "angle_channels.hpp"
 #include "clearsim/estimation/extended_kalman_filter.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/run_stats.hpp"
@@ -207,6 +208,7 @@ MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const
   // entries can be β′ ≈ 1/h² larger and must not shrink the step to round-off).
   const RunStats stats;
   std::vector<double> plus, minus;
+  const std::vector<bool> angle = estimation::angle_channels(channels);
   MatX Y = MatX::Zero(static_cast<Eigen::Index>(channels.names().size()), L_.cols());
   for (Eigen::Index c = 0; c < L_.cols(); ++c) {
     double size = L_.col(c).segment(layout_.q, layout_.a - layout_.q).lpNorm<Eigen::Infinity>();
@@ -217,7 +219,8 @@ MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const
     channels.evaluate(displaced(state_, d, eps), stats, plus);
     channels.evaluate(displaced(state_, d, -eps), stats, minus);
     for (std::size_t k = 0; k < plus.size(); ++k)
-      Y(static_cast<Eigen::Index>(k), c) = (plus[k] - minus[k]) / (2.0 * eps);
+      Y(static_cast<Eigen::Index>(k), c) =
+          estimation::channel_difference(plus[k], minus[k], angle[k]) / (2.0 * eps);
   }
   return Y;
 }
@@ -227,6 +230,7 @@ MatX ExtendedKalmanFilter::channel_jacobian(const ChannelSet& channels) const {
   // are read at the state, not at the parameter; docs/estimation.md).
   const RunStats stats;
   std::vector<double> plus, minus;
+  const std::vector<bool> angle = estimation::angle_channels(channels);
   MatX J = MatX::Zero(static_cast<Eigen::Index>(channels.names().size()), layout_.size);
   for (int j = 0; j < layout_.p; ++j) {
     VecX z = VecX::Zero(layout_.size);
@@ -235,7 +239,8 @@ MatX ExtendedKalmanFilter::channel_jacobian(const ChannelSet& channels) const {
     channels.evaluate(displaced(state_, d, kChannelStep), stats, plus);
     channels.evaluate(displaced(state_, d, -kChannelStep), stats, minus);
     for (std::size_t c = 0; c < plus.size(); ++c)
-      J(static_cast<Eigen::Index>(c), j) = (plus[c] - minus[c]) / (2.0 * kChannelStep);
+      J(static_cast<Eigen::Index>(c), j) =
+          estimation::channel_difference(plus[c], minus[c], angle[c]) / (2.0 * kChannelStep);
   }
   return J;
 }

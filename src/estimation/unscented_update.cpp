@@ -2,6 +2,7 @@
 // state along the columns of the covariance's root, each made consistent with the constraints.
 #include <cmath>
 
+#include "angle_channels.hpp"
 #include "clearsim/estimation/extended_kalman_filter.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "clearsim/solvers/linear_system.hpp"
@@ -37,15 +38,23 @@ void ExtendedKalmanFilter::unscented_channels(const ChannelSet& channels, VecX& 
   const auto rows = static_cast<Eigen::Index>(channels.names().size());
   const double gamma = std::sqrt(static_cast<double>(c)), w = 0.5 / (gamma * gamma);
   const double w0m = 1.0 - 2.0 * w * static_cast<double>(c), w0c = w0m + kBeta;
+  // The sigma points' values are taken as y₀ + (y± − y₀), the difference modulo 2π for an angle
+  // (angle_channels.hpp), so that an encoder's wrap between two of them is no spread.
+  const std::vector<bool> angle = estimation::angle_channels(channels);
   std::vector<double> v0, vp, vm;
   channels.evaluate(state_, stats, v0);
   const Eigen::Map<const VecX> y0(v0.data(), rows);
   MatX mid(rows, c);
   Y.resize(rows, c);
+  VecX yp(rows), ym(rows);
   for (Eigen::Index i = 0; i < c; ++i) {
     channels.evaluate(sigma_point(*plant_->sys, L_.col(i), gamma), stats, vp);
     channels.evaluate(sigma_point(*plant_->sys, L_.col(i), -gamma), stats, vm);
-    const Eigen::Map<const VecX> yp(vp.data(), rows), ym(vm.data(), rows);
+    for (Eigen::Index k = 0; k < rows; ++k) {
+      const auto ku = static_cast<std::size_t>(k);
+      yp(k) = y0(k) + estimation::channel_difference(vp[ku], v0[ku], angle[ku]);
+      ym(k) = y0(k) + estimation::channel_difference(vm[ku], v0[ku], angle[ku]);
+    }
     Y.col(i) = (yp - ym) / (2.0 * gamma);
     mid.col(i) = 0.5 * (yp + ym);
   }
