@@ -11,10 +11,10 @@ namespace cs {
 
 namespace {
 constexpr int kModels = PerturbedModels::kModels;
-// The unknowns' columns of F_Y and H_Z by central differences: the position increment's at
-// σ = 1e-6 and 2σ (m or rad) combined by Richardson, O(σ⁴) — a gap curves on the scale of its
-// clearance (0.5 mm in seed 000: a plain central difference left 1e-6 relative there) —, the
-// multipliers' with σ = 1 (F and H are linear in them: exact to round-off).
+// F_Y's columns in the position increment U by central differences at σ = 1e-6 and 2σ (m or
+// rad) combined by Richardson, O(σ⁴): a gap curves on the scale of its clearance (0.5 mm in
+// seed 000: a plain central difference left 1e-6 relative there). F and H are linear in the
+// multipliers and H in W: those columns are written from M, B and G.
 constexpr double kIncrementStep = 1e-6;
 
 // The rows of `M` (gaps × n) listed in `rows`.
@@ -38,12 +38,10 @@ std::vector<int> flagged(const std::vector<char>& flags) {
   return out;
 }
 
-// The columns of the Jacobian of `residual` (a function of the unknowns) at x, `n_nonlinear`
-// leading columns with σ = kIncrementStep and the others with σ = 1.
+// The first `columns` columns of the Jacobian of `residual` (a function of the unknowns) at x,
+// into J, by Richardson's central differences.
 template <class Residual>
-MatX jacobian_columns(const Residual& residual, const VecX& x, int n_nonlinear) {
-  const Eigen::Index N = x.size();
-  MatX J(N, N);
+void jacobian_columns(const Residual& residual, const VecX& x, int columns, MatX& J) {
   VecX y = x;
   const auto central = [&](Eigen::Index j, double sigma) {
     y(j) = x(j) + sigma;
@@ -53,14 +51,8 @@ MatX jacobian_columns(const Residual& residual, const VecX& x, int n_nonlinear) 
     y(j) = x(j);
     return VecX((plus - minus) / (2.0 * sigma));
   };
-  for (Eigen::Index j = 0; j < N; ++j) {
-    if (j < n_nonlinear) {
-      J.col(j) = (4.0 * central(j, kIncrementStep) - central(j, 2.0 * kIncrementStep)) / 3.0;
-    } else {
-      J.col(j) = central(j, 1.0);
-    }
-  }
-  return J;
+  for (Eigen::Index j = 0; j < columns; ++j)
+    J.col(j) = (4.0 * central(j, kIncrementStep) - central(j, 2.0 * kIncrementStep)) / 3.0;
 }
 }  // namespace
 
@@ -101,10 +93,28 @@ bool CorrectionTangent::linearize(const State& prev, const State& smooth, std::s
   Z_ << rec.W, rec.mu, entries_of(rec.Lambda, Aj_);
   at_ = x;
   at_.v = rec.smooth.v;
-  F_Y_.compute(jacobian_columns(
-      [&](const VecX& Y) { return position_residual(sys_, rec.smooth, Y); }, Y_, n));
-  H_Z_.compute(
-      jacobian_columns([&](const VecX& Z) { return jump_residual(sys_, at_, prev_, Z); }, Z_, 0));
+  // The linear blocks at the corrected configuration: [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] is H_Z, and
+  // F_Y's multiplier columns are its upper right blocks.
+  MatX M = MatX::Zero(n, n), B = MatX::Zero(m, n), G = MatX::Zero(p, n);
+  std::vector<BodyKinematics> kin;
+  sys_.gather(at_, kin);
+  VecX phi(m), g(p);
+  sys_.mass(MatrixSink(&M));
+  if (m > 0) sys_.constraints(kin, at_.t, &phi, MatrixSink(&B), nullptr, nullptr);
+  sys_.gaps(kin, at_.t, &g, MatrixSink(&G));
+  MatX J = MatX::Zero(Y_.size(), Y_.size());
+  J.block(0, n, n, m) = B.transpose();
+  J.block(0, n + m, n, J.cols() - n - m) = -rows_of(G, A_).transpose();
+  jacobian_columns([&](const VecX& Y) { return position_residual(sys_, rec.smooth, Y); }, Y_, n, J);
+  F_Y_.compute(J);
+  const MatX GA = rows_of(G, Aj_);
+  J = MatX::Zero(Z_.size(), Z_.size());
+  J.topLeftCorner(n, n) = M;
+  J.block(0, n, n, m) = B.transpose();
+  J.block(0, n + m, n, GA.rows()) = -GA.transpose();
+  J.block(n, 0, m, n) = B;
+  J.block(n + m, 0, GA.rows(), n) = GA;
+  H_Z_.compute(J);
   return true;
 }
 
