@@ -41,6 +41,11 @@ def read_results(folder, stem="results", missing_ok=False):
     path = os.path.join(folder, stem + ".csv")
     if missing_ok and not os.path.exists(path):
         return None
+    return read_csv(path)
+
+
+def read_csv(path):
+    """Columns of a CSV written by clearsim (run, estimate, measure) as {column name: array}."""
     # The '#' lines before the header (clearsim's version, the units) are comments to skip.
     with open(path, newline="") as f:
         lines = [line for line in f if not line.startswith("#")]

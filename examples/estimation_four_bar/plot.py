@@ -14,21 +14,13 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import plotting_common as pc  # noqa: E402,F401  (selects the Agg backend)
+import plotting_common as pc  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.join(HERE, "model.yaml")
 DAMPING = "forces.crank_bearing.damping"
-
-
-def read(path):
-    """{column: array} of a clearsim CSV (its '#' lines skipped)."""
-    with open(path) as f:
-        lines = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
-    header, rows = lines[0], np.array(lines[1:], dtype=float)
-    return {name: rows[:, k] for k, name in enumerate(header)}
 
 
 def main():
@@ -42,7 +34,7 @@ def main():
     subprocess.run([cli, "run", MODEL, "-q", "-o", truth], check=True)
     subprocess.run([cli, "estimate", MODEL, "--set", f"{DAMPING}=0.2", "--measurements", meas,
                     "--parameter", f"{DAMPING}=0.3", "-o", est], check=True)
-    e, t = read(est), read(truth)
+    e, t = pc.read_csv(est), pc.read_csv(truth)
     fig, (a, b) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     c, s = e[DAMPING], e[f"sigma({DAMPING})"]
     a.fill_between(e["time"], c - 3 * s, c + 3 * s, alpha=0.3, label="±3σ")

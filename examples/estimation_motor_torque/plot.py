@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import plotting_common as pc  # noqa: E402,F401  (selects the Agg backend)
+import plotting_common as pc  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -33,14 +33,6 @@ MODEL = os.path.join(HERE, "model.yaml")
 TORQUE = "forces.motor.torque[2]"      # the plant's torque: one number, estimated
 AMPLITUDE = 0.5                        # the truth's sinusoid about 1 N·m [N·m] (model.yaml)
 PRIOR_SIGMA = 1.0                      # σ of the plant's guess 0 [N·m]
-
-
-def read(path):
-    """{column: array} of a clearsim CSV (its '#' lines skipped)."""
-    with open(path) as f:
-        lines = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
-    header, rows = lines[0], np.array(lines[1:], dtype=float)
-    return {name: rows[:, k] for k, name in enumerate(header)}
 
 
 def arguments():
@@ -64,7 +56,7 @@ def run(a):
     subprocess.run([a.clearsim, "estimate", MODEL, *end, "--set", f"{TORQUE}=0",
                     "--measurements", meas, "--parameter", f"{TORQUE}={PRIOR_SIGMA}:{a.walk}",
                     "--filter", a.filter, "-o", est], check=True)
-    return read(est), read(truth)
+    return pc.read_csv(est), pc.read_csv(truth)
 
 
 def errors(e, t, name):
