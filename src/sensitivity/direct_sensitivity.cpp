@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 #include "clearsim/io/channels.hpp"
 #include "clearsim/math/so3.hpp"
@@ -115,8 +116,13 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       paths_(paths),
       channels_(channels),
       step_(sys, p_, run.solver.integrator == IntegratorKind::kNsga) {
-  if (run.solver.integrator == IntegratorKind::kNsga && run.solver.analysis == Analysis::kDynamic)
+  if (run.solver.integrator == IntegratorKind::kNsga && run.solver.analysis == Analysis::kDynamic) {
+    // The smooth step's persistent-contact rows are not differentiated: a run that kept them
+    // would get derivatives of another scheme, silently.
+    if (run.solver.persistent_contacts)
+      throw std::logic_error("DirectSensitivity: NSGA settings not adapted (persistent contacts)");
     corrections_ = std::make_unique<CorrectionTangent>(sys, run.solver);
+  }
   for (const std::string& path : paths) {
     auto par = std::make_unique<Parameter>();
     par->load(text, name, overrides, path, "--sensitivity " + path, sys, channels);
