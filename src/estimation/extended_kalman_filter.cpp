@@ -33,14 +33,18 @@ const char* filter_kind_name(FilterKind kind) {
 ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::string& name,
                                            const std::vector<Override>& overrides,
                                            const FilterSettings& settings)
-    : text_(text), name_(name), overrides_(overrides), settings_(settings) {
+    : name_(name), settings_(settings) {
+  std::vector<std::string> paths;
+  for (const auto& par : settings.parameters) paths.push_back(par.path);
+  // The text is read once: a parameter's new estimate is written into the parsed document.
+  model_source_ = std::make_unique<ParameterizedModel>(text, name, overrides, paths);
   params_.resize(static_cast<Eigen::Index>(settings.parameters.size()));
   for (std::size_t k = 0; k < settings.parameters.size(); ++k) {
     const auto& par = settings.parameters[k];
     if (!(par.sigma > 0.0) || !std::isfinite(par.sigma) || !(par.walk >= 0.0))
       throw std::invalid_argument("parameter " + par.path +
                                   ": expected σ > 0 and a random walk ≥ 0");
-    params_(static_cast<Eigen::Index>(k)) = read_model_scalar(text, name, overrides, par.path);
+    params_(static_cast<Eigen::Index>(k)) = model_source_->values()[k];
   }
   for (double x : {settings.sigma_position, settings.sigma_rotation, settings.sigma_velocity,
                    settings.sigma_angular_velocity, settings.acceleration_noise,
@@ -57,8 +61,6 @@ ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::s
 ExtendedKalmanFilter::~ExtendedKalmanFilter() = default;
 
 void ExtendedKalmanFilter::build_plant() {
-  std::vector<std::string> paths;
-  for (const auto& par : settings_.parameters) paths.push_back(par.path);
   const Eigen::Index rows = state_.lambda.size();
   // The parameters' perturbed models give ∂R/∂p, a Jacobian: kept while the estimates stay
   // within kJacobianShare of the values they were built around (exact for a parameter R is
@@ -74,8 +76,7 @@ void ExtendedKalmanFilter::build_plant() {
       at = plant_->perturbed_at;
     }
   }
-  plant_ = estimation::make_plant(text_, name_, overrides_, paths, params_, state_,
-                                  std::move(reuse), linearize);
+  plant_ = estimation::make_plant(*model_source_, params_, state_, std::move(reuse), linearize);
   plant_->perturbed_at = at;
   plant_params_ = params_;
   if (!output_names_.empty())

@@ -19,17 +19,9 @@ namespace {
 constexpr double kRelativeStep = 1e-4;
 constexpr double kZeroStep = 1e-7;
 
-std::vector<Override> with_parameters(std::vector<Override> overrides,
-                                      const std::vector<std::string>& paths, const VecX& values) {
-  for (std::size_t k = 0; k < paths.size(); ++k)
-    overrides.push_back(
-        {paths[k], exact_text(values(static_cast<Eigen::Index>(k))), "parameter " + paths[k]});
-  return overrides;
-}
-
-std::unique_ptr<LoadedModel> load(const std::string& text, const std::string& name,
-                                  const std::vector<Override>& overrides) {
-  auto lm = std::make_unique<LoadedModel>(load_model_string(text, name, overrides));
+std::unique_ptr<LoadedModel> load(ParameterizedModel& source, const VecX& values) {
+  auto lm = std::make_unique<LoadedModel>(
+      source.load(std::span<const double>(values.data(), static_cast<std::size_t>(values.size()))));
   // The step's tangent is written in body poses (as the sensitivities' is).
   lm->run.solver.coordinates = CoordinateChoice::kAbsolute;
   return lm;
@@ -50,10 +42,8 @@ void make_state_consistent(System& sys, const RunSettings& run, State& s, bool g
   }
 }
 
-PerturbedModels perturbed_models(const std::string& text, const std::string& name,
-                                 const std::vector<Override>& overrides,
-                                 const std::vector<std::string>& paths, const VecX& values,
-                                 std::size_t k, const System& plant, const State& s) {
+PerturbedModels perturbed_models(ParameterizedModel& source, const VecX& values, std::size_t k,
+                                 const System& plant, const State& s) {
   PerturbedModels pm;
   const auto i = static_cast<Eigen::Index>(k);
   const double step = values(i) != 0.0 ? kRelativeStep * std::abs(values(i)) : kZeroStep;
@@ -62,13 +52,13 @@ PerturbedModels perturbed_models(const std::string& text, const std::string& nam
     VecX shifted = values;
     shifted(i) += side == 0 ? step : -step;
     v[side] = std::strtod(exact_text(shifted(i)).c_str(), nullptr);
-    pm.model[side] = load(text, name, with_parameters(overrides, paths, shifted));
+    pm.model[side] = load(source, shifted);
     pm.sys[side] = std::make_unique<System>(pm.model[side]->model);
     State x = s;  // the same redundant rows removed as the plant's
     make_state_consistent(*pm.sys[side], pm.model[side]->run, x, true);
     if (pm.sys[side]->num_dofs() != plant.num_dofs() ||
         pm.sys[side]->num_constraints() != plant.num_constraints())
-      throw std::invalid_argument("parameter " + paths[k] +
+      throw std::invalid_argument("parameter " + source.paths()[k] +
                                   ": changing it changes the model's structure (bodies or "
                                   "constraint rows), so it cannot be estimated");
   }
@@ -109,13 +99,10 @@ std::string unscented_unsupported(const RunSettings& run) {
   return {};
 }
 
-std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
-                                        const std::vector<Override>& overrides,
-                                        const std::vector<std::string>& paths, const VecX& values,
-                                        State& s, std::vector<PerturbedModels> reuse,
-                                        bool linearize) {
+std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& values, State& s,
+                                        std::vector<PerturbedModels> reuse, bool linearize) {
   auto plant = std::make_unique<FilterPlant>();
-  plant->model = load(text, name, with_parameters(overrides, paths, values));
+  plant->model = load(source, values);
   plant->run = plant->model->run;
   plant->sys = std::make_unique<System>(plant->model->model);
   System& sys = *plant->sys;
@@ -131,7 +118,8 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
                     : unscented_unsupported(plant->run);
   if (!why.empty()) throw std::invalid_argument("the filter cannot use this model: " + why);
   if (plant->model->sensors.empty())
-    throw std::invalid_argument(name + ": the model has no sensors section: nothing to measure");
+    throw std::invalid_argument(plant->model->path +
+                                ": the model has no sensors section: nothing to measure");
   const bool given = !s.x_W.empty();
   if (!given) s = initial_state(sys, 0.0);
   make_state_consistent(sys, plant->run, s, given);
@@ -144,8 +132,8 @@ std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::stri
     plant->perturbed = std::move(reuse);
     return plant;
   }
-  for (std::size_t k = 0; k < paths.size(); ++k)
-    plant->perturbed.push_back(perturbed_models(text, name, overrides, paths, values, k, sys, s));
+  for (std::size_t k = 0; k < source.paths().size(); ++k)
+    plant->perturbed.push_back(perturbed_models(source, values, k, sys, s));
   plant->perturbed_at = values;
   return plant;
 }

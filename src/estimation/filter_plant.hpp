@@ -11,6 +11,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/io/parameterized_model.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
@@ -36,17 +37,15 @@ struct FilterPlant {
   LinearSystem projection;                 // the corrected state's projection on the constraints
 };
 
-// The plant of the model text with `overrides` and the parameters `paths` set to `values`. With
-// `s` empty (no bodies), s becomes the model's consistent initial state; otherwise s is made
+// The plant of `source` (the model text read once) with its parameters at `values`. With `s`
+// empty (no bodies), s becomes the model's consistent initial state; otherwise s is made
 // consistent in the new model, its pseudo-acceleration a kept. Throws ModelFileError or
 // std::invalid_argument (a model out of the filter's scope, a structure that changes with p).
 // `reuse` (if not empty): the parameters' perturbed models of an earlier plant, kept instead of
 // built anew. `linearize` false (the unscented filter): no step tangent, no perturbed models,
 // and the unscented filter's scope (unscented_unsupported) instead of the sensitivities'.
-std::unique_ptr<FilterPlant> make_plant(const std::string& text, const std::string& name,
-                                        const std::vector<Override>& overrides,
-                                        const std::vector<std::string>& paths, const VecX& values,
-                                        State& s, std::vector<PerturbedModels> reuse = {},
+std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& values, State& s,
+                                        std::vector<PerturbedModels> reuse = {},
                                         bool linearize = true);
 
 // Why the unscented filter cannot step this model's sigma points, or empty. It needs no

@@ -61,8 +61,6 @@ void ExtendedKalmanFilter::separate_parameters() {
 void ExtendedKalmanFilter::update_sigma_plants(double gamma, std::vector<double>& s_plus,
                                                std::vector<double>& s_minus) {
   const Eigen::Index np = params_.size();
-  std::vector<std::string> paths;
-  for (const auto& par : settings_.parameters) paths.push_back(par.path);
   sigma_plants_.resize(static_cast<std::size_t>(2 * np));
   sigma_plant_params_.resize(static_cast<std::size_t>(2 * np));
   for (Eigen::Index k = 0; k < std::min(np, L_.cols()); ++k) {
@@ -84,7 +82,7 @@ void ExtendedKalmanFilter::update_sigma_plants(double gamma, std::vector<double>
         const VecX at = params_ + sign * gamma * t;
         State x = sigma_point(*plant_->sys, L_.col(k), sign * gamma);
         try {
-          sigma_plants_[j] = estimation::make_plant(text_, name_, overrides_, paths, at, x, {},
+          sigma_plants_[j] = estimation::make_plant(*model_source_, at, x, {},
                                                     /*linearize=*/false);
         } catch (const std::exception& e) {
           throw std::runtime_error("the unscented filter's sigma point of parameter " +

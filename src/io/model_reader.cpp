@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "clearsim/io/model_yaml.hpp"
+#include "model_document.hpp"
 #include "model_overrides.hpp"
 #include "model_reader_sections.hpp"
 #include "yaml_access.hpp"
@@ -305,37 +306,57 @@ void read_model(const YAML::Node& doc, Source& source, LoadedModel& out) {
 }  // namespace
 }  // namespace model_file
 
+namespace model_file {
+
+ModelDocument parse_model_document(const std::string& yaml_text, const std::string& display_name,
+                                   const std::vector<Override>& overrides, bool by_path) {
+  ModelDocument d{YAML::Node(), Source(display_name), by_path};
+  try {
+    d.doc = parse_document(yaml_text, d.source);
+    if (by_path) d.source.name_items_by_path(d.doc);
+    const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
+    apply_overrides_with_urdf(d.doc, lines, overrides, d.source);
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const YAML::Exception& e) {
+    d.source.fail(to_position(e.mark, {}), "cannot read the YAML document: " + e.msg);
+  }
+  return d;
+}
+
+LoadedModel read_model_document(const ModelDocument& d) {
+  Source source = d.source;
+  LoadedModel out;
+  out.path = source.name();
+  try {
+    read_model(d.doc, source, out);
+    // A channel given by an override (or in generated text) has no position in the file.
+    for (auto& [line, column] : out.run.output.channel_positions)
+      if (d.by_path || source.override_at({line, column}) != nullptr) line = column = 0;
+    for (Sensor& sensor : out.sensors) {
+      auto& [line, column] = sensor.channel_position;
+      if (d.by_path || source.override_at({line, column}) != nullptr) line = column = 0;
+    }
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const YAML::Exception& e) {
+    // A yaml-cpp failure while walking the tree (not expected: the accessors check types first).
+    source.fail(to_position(e.mark, {}), "cannot read the YAML document: " + e.msg);
+  }
+  out.warnings = source.warnings();
+  return out;
+}
+
+}  // namespace model_file
+
 namespace {
 
 // The reader's entry: `by_path` names the items of messages by their paths instead of their
 // positions in the text (Source::name_items_by_path).
 LoadedModel load_model_text(const std::string& yaml_text, const std::string& display_name,
                             const std::vector<Override>& overrides, bool by_path) {
-  using model_file::Source;
-  Source source(display_name);
-  LoadedModel out;
-  out.path = display_name;
-  try {
-    YAML::Node doc = model_file::parse_document(yaml_text, source);
-    if (by_path) source.name_items_by_path(doc);
-    const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
-    model_file::apply_overrides_with_urdf(doc, lines, overrides, source);
-    model_file::read_model(doc, source, out);
-    // A channel given by an override (or in generated text) has no position in the file.
-    for (auto& [line, column] : out.run.output.channel_positions)
-      if (by_path || source.override_at({line, column}) != nullptr) line = column = 0;
-    for (Sensor& sensor : out.sensors) {
-      auto& [line, column] = sensor.channel_position;
-      if (by_path || source.override_at({line, column}) != nullptr) line = column = 0;
-    }
-  } catch (const ModelFileError&) {
-    throw;
-  } catch (const YAML::Exception& e) {
-    // A yaml-cpp failure while walking the tree (not expected: the accessors check types first).
-    source.fail(model_file::to_position(e.mark, {}), "cannot read the YAML document: " + e.msg);
-  }
-  out.warnings = source.warnings();
-  return out;
+  return model_file::read_model_document(
+      model_file::parse_model_document(yaml_text, display_name, overrides, by_path));
 }
 
 }  // namespace

@@ -43,6 +43,8 @@
 
 namespace cs {
 
+class ParameterizedModel;  // clearsim/io/parameterized_model.hpp
+
 namespace estimation {
 struct FilterPlant;  // src/estimation/filter_plant.hpp
 }
@@ -178,9 +180,9 @@ class ExtendedKalmanFilter {
   void warn_unobserved();
   void warn(const std::string& message);
 
-  std::string text_, name_;
+  std::string name_;
+  std::unique_ptr<ParameterizedModel> model_source_;  // the model text, read once
   std::vector<std::string> output_names_;
-  std::vector<Override> overrides_;
   FilterSettings settings_;
   std::unique_ptr<estimation::FilterPlant> plant_;
   State state_;

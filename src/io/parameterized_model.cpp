@@ -1,0 +1,67 @@
+#include "clearsim/io/parameterized_model.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "model_document.hpp"
+#include "model_overrides.hpp"
+
+namespace cs {
+
+struct ParameterizedModel::Document {
+  model_file::ModelDocument parsed;
+  std::vector<YAML::Node> at;  // the parameters' scalar nodes inside parsed.doc
+};
+
+namespace {
+std::string exact(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+}  // namespace
+
+ParameterizedModel::ParameterizedModel(const std::string& yaml_text,
+                                       const std::string& display_name,
+                                       const std::vector<Override>& overrides,
+                                       std::vector<std::string> paths)
+    : doc_(std::make_unique<Document>(Document{
+          model_file::parse_model_document(yaml_text, display_name, overrides, false), {}})),
+      paths_(std::move(paths)) {
+  const model_file::Source& source = doc_->parsed.source;
+  for (const std::string& path : paths_) {
+    const std::string label = "parameter " + path;
+    YAML::Node node = model_file::node_at(doc_->parsed.doc, path, label, source);
+    double value = NAN;
+    if (node.IsScalar()) {
+      const std::string& text = node.Scalar();
+      char* end = nullptr;
+      value = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0') value = NAN;
+    }
+    if (!std::isfinite(value))
+      throw ModelFileError(display_name, 0, 0,
+                           label + ": the value there is not a number (a parameter is a "
+                                   "numeric scalar of the model file)");
+    doc_->at.push_back(node);
+    values_.push_back(value);
+  }
+}
+
+ParameterizedModel::~ParameterizedModel() = default;
+ParameterizedModel::ParameterizedModel(ParameterizedModel&&) noexcept = default;
+ParameterizedModel& ParameterizedModel::operator=(ParameterizedModel&&) noexcept = default;
+
+LoadedModel ParameterizedModel::load(std::span<const double> values) {
+  if (values.size() != paths_.size())
+    throw std::invalid_argument("ParameterizedModel::load: " + std::to_string(values.size()) +
+                                " values for " + std::to_string(paths_.size()) + " parameters");
+  // Assigning text keeps the node's mark, so a message about the value points where it was
+  // written (in the file, or in the override that set it).
+  for (std::size_t k = 0; k < values.size(); ++k) doc_->at[k] = exact(values[k]);
+  return model_file::read_model_document(doc_->parsed);
+}
+
+}  // namespace cs
