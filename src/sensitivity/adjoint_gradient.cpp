@@ -247,7 +247,7 @@ void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& 
     const State& prev = tr.states[k];
     const State& s = tr.states[k + 1];
     lin.linearize(prev, s);
-    if (!lin.factorize_scaled())
+    if (!lin.factorize())
       throw std::runtime_error("the step ending at t = " + time_text(s.t) +
                                " s has a singular Jacobian R_X: no adjoint");
     // The memory after the step, U(S_{k+1}, m_k; p): its covector moves onto S_{k+1}, m_k, p.

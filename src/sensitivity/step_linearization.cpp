@@ -70,7 +70,7 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   // step's hΔq for the group update's derivative.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   h_ = s.t - prev.t;
-  factorized_ = false;
+  factorized_ = factorize_tried_ = false;
   State x = s;
   x.memory = prev.memory;  // the step's forces read the memory of its start (s has the new one)
   alpha_update(p_, prev, h_, x, hdq_);
@@ -118,53 +118,72 @@ void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, c
   }
 }
 
-namespace {
-// R_X column by column: the directional derivative is affine in dX.
-MatX assemble_R_X(const StepLinearization& lin, const StateTangent& dS, int n, int m, VecX& base) {
-  StateTangent scratch = dS;
-  VecX column, unit = VecX::Zero(n + m);
-  lin.directional(dS, VecX::Zero(n), VecX::Zero(m), scratch, base);
-  MatX R_X(n + m, n + m);
-  for (int j = 0; j < n + m; ++j) {
-    unit(j) = 1.0;
-    lin.directional(dS, unit.head(n), unit.tail(m), scratch, column);
-    R_X.col(j) = column - base;
-    unit(j) = 0.0;
-  }
-  return R_X;
-}
-}  // namespace
-
-bool StepLinearization::solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot,
-                                      VecX& dlambda) const {
+void StepLinearization::factorize_if_needed() {
+  if (factorize_tried_) return;
+  factorize_tried_ = true;
+  // R_X = J_R G_X from the dense matrices: G_X maps dv̇ to dv = hγ c dv̇ and to the body-frame
+  // dq = h²β c blockdiag(1, T(hΔq_r)) dv̇, c = (1 − α_f)/(1 − α_m) (directional()'s formulas), so
+  //   R_X = [M + (K − ∂f/∂q) Q − hγ c ∂f/∂v, Bᵀ; B Q, 0],  Q = h²β c blockdiag(1, T),
+  // and the stabilized rows are hγ c B + D Q. StepLinearizationTest checks it against
+  // directional() column by column.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  VecX base;
-  const MatX R_X = assemble_R_X(*this, dS, n, m, base);
+  const double c = (1.0 - p_.alpha_f) / (1.0 - p_.alpha_m), h = h_;
+  MatX Q = MatX::Zero(n, n);
+  for (Eigen::Index b = 0; b < n / 6; ++b) {
+    Q.block<3, 3>(6 * b, 6 * b).setIdentity();
+    Q.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(hdq_step_.segment<3>(6 * b + 3));
+  }
+  Q *= h * h * p_.beta * c;
+  MatX& A = scaled_R_X_;
+  A.setZero(n + m, n + m);
+  sys_.mass(MatrixSink(&A));
+  A.topLeftCorner(n, n).noalias() += (K_ - dfdq_) * Q;
+  A.topLeftCorner(n, n) -= h * p_.gamma * c * dfdv_;
+  // The constraint rows are B Q ~ h²β B: 1e-10 of the dynamic rows at h = 1e-5 s (hγ B for
+  // the stabilized rows). Scaled to the size of the dynamic rows, partial pivoting judges the
+  // matrix, not its units, and a probe's residual does not measure the scale's round-off.
+  row_scale_ = stabilized_ ? 1.0 / (h * p_.gamma * c) : p_.beta_prime(h_);
+  if (m > 0) {
+    A.topRightCorner(n, m) = B_.transpose();
+    if (stabilized_)
+      A.bottomLeftCorner(m, n).noalias() = row_scale_ * (h * p_.gamma * c * B_ + D_ * Q);
+    else
+      A.bottomLeftCorner(m, n).noalias() = row_scale_ * B_ * Q;
+  }
+  lu_.compute(A);
   // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
-  // pivots would judge the scaling, not the matrix. The solution is judged by its residual.
-  const VecX b = -(base + R_p);
-  const VecX dX = R_X.partialPivLu().solve(b);
-  if (!dX.allFinite() || (R_X * dX - b).norm() > 1e-8 * b.norm()) return false;
-  dvdot = dX.head(n);
-  dlambda = dX.tail(m);
-  return true;
+  // pivots would judge the scaling, not the matrix. A probe's residual judges the solution.
+  const VecX probe = VecX::Ones(n + m);
+  const VecX x = lu_.solve(probe);
+  factorized_ = x.allFinite() && (A * x - probe).norm() <= 1e-8 * probe.norm();
 }
 
 bool StepLinearization::factorize() {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  VecX base;
-  StateTangent zero;
-  zero.q.setZero(n);
-  zero.v.setZero(n);
-  zero.a.setZero(n);
-  zero.vdot.setZero(n);
-  const MatX R_X = assemble_R_X(*this, zero, n, m, base);
-  lu_.compute(R_X);
-  // The same judgement as solve_exactly's, on a probe: singular pivots leave a large residual.
-  const VecX probe = VecX::Ones(n + m);
-  const VecX x = lu_.solve(probe);
-  factorized_ = x.allFinite() && (R_X * x - probe).norm() <= 1e-8 * probe.norm();
+  factorize_if_needed();
   return factorized_;
+}
+
+VecX StepLinearization::solve(const VecX& b) const {
+  // R_X x = b with A = S R_X, S = diag(1, s): A x = S b.
+  VecX sb = b;
+  sb.tail(sys_.num_constraints()) *= row_scale_;
+  return lu_.solve(sb);
+}
+
+bool StepLinearization::solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot,
+                                      VecX& dlambda) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  factorize_if_needed();
+  if (!factorized_) return false;
+  StateTangent scratch = dS;
+  VecX base;
+  directional(dS, VecX::Zero(n), VecX::Zero(m), scratch, base);  // R_S dS
+  const VecX b = -(base + R_p);
+  const VecX dX = solve(b);
+  if (!dX.allFinite()) return false;
+  dvdot = dX.head(n);
+  dlambda = dX.tail(m);
+  return true;
 }
 
 void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
@@ -174,7 +193,7 @@ void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
   VecX base;
   directional(dS, zero_n, zero_m, next, base);  // R_S dS: the part independent of dX
   if (R_p.size() > 0) base += R_p;
-  const VecX dX = lu_.solve(-base);
+  const VecX dX = solve(-base);
   directional(dS, dX.head(n), dX.tail(m), next, base);
   next.memory = dS.memory;
 }
@@ -226,40 +245,9 @@ void StepLinearization::transposed_residual(const VecX& mu, StateTangent& w) con
   w.memory.resize(0);
 }
 
-bool StepLinearization::factorize_scaled() {
-  // R_X = J_R G_X from the dense matrices: G_X maps dv̇ to dv = hγ c dv̇ and to the body-frame
-  // dq = h²β c blockdiag(1, T(hΔq_r)) dv̇, c = (1 − α_f)/(1 − α_m) (directional()'s formulas), so
-  //   R_X = [M + (K − ∂f/∂q) Q − hγ c ∂f/∂v, Bᵀ; B Q, 0],  Q = h²β c blockdiag(1, T).
-  // The dot-product test checks its transposed solve against directional() itself.
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  const double c = (1.0 - p_.alpha_f) / (1.0 - p_.alpha_m), h = h_;
-  MatX Q = MatX::Zero(n, n);
-  for (Eigen::Index b = 0; b < n / 6; ++b) {
-    Q.block<3, 3>(6 * b, 6 * b).setIdentity();
-    Q.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(hdq_step_.segment<3>(6 * b + 3));
-  }
-  Q *= h * h * p_.beta * c;
-  MatX A = MatX::Zero(n + m, n + m);
-  sys_.mass(MatrixSink(&A));
-  A.topLeftCorner(n, n).noalias() += (K_ - dfdq_) * Q;
-  A.topLeftCorner(n, n) -= h * p_.gamma * c * dfdv_;
-  // The constraint rows are B Q ~ h²β B: 1e-10 of the dynamic rows at h = 1e-5 s. Scaled by
-  // β′ they are of their size, and partial pivoting judges the matrix, not its units (a probe's
-  // residual measures the scale's round-off otherwise: factorize() fails its test there).
-  row_scale_ = p_.beta_prime(h_);
-  if (m > 0) {
-    A.topRightCorner(n, m) = B_.transpose();
-    A.bottomLeftCorner(m, n).noalias() = row_scale_ * B_ * Q;
-  }
-  scaled_lu_.compute(A);
-  const VecX probe = VecX::Ones(n + m);
-  const VecX x = scaled_lu_.solve(probe);
-  return x.allFinite() && (A * x - probe).norm() <= 1e-8 * probe.norm();
-}
-
 VecX StepLinearization::solve_transposed(const VecX& w) const {
   // R_Xᵀ μ = w with A = S R_X, S = diag(1, β′): Aᵀ (S⁻¹ μ) = w.
-  VecX mu = scaled_lu_.transpose().solve(w);
+  VecX mu = lu_.transpose().solve(w);
   const Eigen::Index m = sys_.num_constraints();
   mu.tail(m) *= row_scale_;
   return mu;

@@ -68,7 +68,7 @@ void expect_transposes_hold(const std::string& text, const std::string& end) {
   const State s = sim.state();
   StepLinearization lin(sys, AlphaParameters::from_settings(lm.run.solver));
   lin.linearize(prev, s);
-  ASSERT_TRUE(lin.factorize_scaled());
+  ASSERT_TRUE(lin.factorize());
   const int n = sys.num_dofs(), m = sys.num_constraints();
   std::mt19937 gen(26);
   for (int trial = 0; trial < 3; ++trial) {
@@ -100,6 +100,52 @@ void expect_transposes_hold(const std::string& text, const std::string& end) {
     EXPECT_NEAR(lhs_s, rhs_s, 1e-9 * (std::abs(rhs_s) + z.norm() * v.norm()))
         << "terms " << (mu_z.cwiseProduct(R_Xv)).cwiseAbs().maxCoeff();
   }
+}
+
+// The dense R_X that factorize() writes from its blocks (M, ∂f/∂q, ∂f/∂v, B, K, and D for
+// the stabilized rows) equals directional() along each unknown, column by column, in both row
+// kinds: the two are written apart, and every solve of the filters, the direct sensitivities
+// and the adjoint uses the dense one.
+void expect_dense_R_X_is_directional(const std::string& text, const std::string& end) {
+  LoadedModel lm = load_model_string(text, "model.yaml", tight(end));
+  System sys(lm.model);
+  Simulation sim(sys, lm.run);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(sim.initialize(notes));
+  ASSERT_TRUE(sim.run_to(lm.run.solver.end));
+  const State prev = sim.state();
+  ASSERT_TRUE(sim.step());
+  const State s = sim.state();
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  for (const bool stabilized : {false, true}) {
+    StepLinearization lin(sys, AlphaParameters::from_settings(lm.run.solver), stabilized);
+    lin.linearize(prev, s);
+    ASSERT_TRUE(lin.factorize());
+    const MatX& A = lin.scaled_R_X();
+    ASSERT_EQ(A.rows(), n + m);
+    const StateTangent zero = StateTangent::zero(s);
+    StateTangent next;
+    VecX base, column, unit = VecX::Zero(n + m);
+    lin.directional(zero, unit.head(n), unit.tail(m), next, base);
+    for (int j = 0; j < n + m; ++j) {
+      unit(j) = 1.0;
+      lin.directional(zero, unit.head(n), unit.tail(m), next, column);
+      unit(j) = 0.0;
+      column -= base;
+      column.tail(m) *= lin.row_scale();
+      // Round-off of the products' terms (K − ∂f/∂q against M at h²β: 1e-16 of the column).
+      EXPECT_LE((A.col(j) - column).norm(), 1e-13 * (column.norm() + 1.0))
+          << (stabilized ? "stabilized" : "index-3") << " column " << j;
+    }
+  }
+}
+
+TEST(StepLinearizationMatrix, DenseEqualsDirectionalOnSliderCrank) {
+  expect_dense_R_X_is_directional(example("slider_crank_ideal/model.yaml"), "0.003");
+}
+
+TEST(StepLinearizationMatrix, DenseEqualsDirectionalOnLubricatedFourBar) {
+  expect_dense_R_X_is_directional(example("four_bar_clearance/lubricated_wedge.yaml"), "0.002");
 }
 
 TEST(AdjointTransposes, DotProductTestsOnSliderCrank) {

@@ -44,11 +44,13 @@ class StepLinearization {
   // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
   void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                    StateTangent& next, VecX& dR) const;
-  // R_X dX = −(R_S dS + R_p) solved with R_X assembled densely (false if it is singular). Does
-  // not need factorize().
-  bool solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot, VecX& dlambda) const;
+  // R_X dX = −(R_S dS + R_p) solved with the factorization of factorize() (made if it was not):
+  // false if R_X is singular.
+  bool solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot, VecX& dlambda);
 
-  // R_X assembled densely and factorized once for the linearization: false if it is singular.
+  // R_X assembled densely (its blocks written from M, ∂f/∂q, ∂f/∂v, B, K) with its constraint
+  // rows scaled to the size of the dynamic rows, and factorized once for the linearization:
+  // false if it is singular. Serves propagate(), solve_exactly() and solve_transposed().
   bool factorize();
   // The tangent of the step's end for the tangent dS of its start and the residual's derivative
   // R_p in an input (empty: none), with the factorization of factorize().
@@ -62,12 +64,11 @@ class StepLinearization {
   // The residual's derivative in the end state (dR = J_R next) transposed: J_Rᵀ μ as a covector
   // on the step's end (its a and memory zero).
   void transposed_residual(const VecX& mu, StateTangent& w) const;
-  // R_X assembled densely with its constraint rows scaled by β′ (so that they are of the size
-  // of the dynamic rows: partial pivoting judges the matrix, not its units), factorized for
-  // solve_transposed; false if it is singular. Independent of factorize().
-  bool factorize_scaled();
-  // R_X⁻ᵀ w with the factorization of factorize_scaled().
+  // R_X⁻ᵀ w with the factorization of factorize().
   VecX solve_transposed(const VecX& w) const;
+  // The matrix factorize() factorized: diag(1, s) R_X, and s (tests).
+  const MatX& scaled_R_X() const { return scaled_R_X_; }
+  double row_scale() const { return row_scale_; }
 
   double step_size() const { return h_; }
   int rows() const;  // n + m: the size of R and X
@@ -80,9 +81,13 @@ class StepLinearization {
   bool stabilized_ = false;
   MatX D_;         // stabilized rows: ∂(B v + Φ_t)/∂q at the step's end, v fixed
   VecX hdq_step_;  // the step's increment hΔq
+  // R_X x = b solved as (S R_X) x = S b with factorize()'s matrix, S = diag(1, row_scale_).
+  VecX solve(const VecX& b) const;
+  void factorize_if_needed();
+  MatX scaled_R_X_;           // diag(1, row_scale_) R_X
   Eigen::PartialPivLU<MatX> lu_;
-  Eigen::PartialPivLU<MatX> scaled_lu_;  // diag(1, β′) R_X (factorize_scaled)
-  double row_scale_ = 1.0;               // β′
+  double row_scale_ = 1.0;    // β′ (index-3 rows) or 1/(hγ c) (stabilized rows)
+  bool factorize_tried_ = false;
   bool factorized_ = false;
   mutable std::vector<BodyKinematics> kin_;
   mutable VecX f_, hdq_;
