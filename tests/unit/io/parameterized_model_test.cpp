@@ -1,0 +1,100 @@
+// ParameterizedModel: a model text read once whose parameters are written into the parsed
+// document gives, for every value, the model load_model_string gives with PATH=value added (the
+// same run to the bit), and the same messages for a bad value, a bad path or a non-number.
+#include "clearsim/io/parameterized_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "clearsim/assembly/system.hpp"
+#include "clearsim/solvers/simulation.hpp"
+#include "support/example_runs.hpp"
+
+namespace cs {
+namespace {
+
+const char* const kModel = R"(gravity: [0, 0, -9.81]
+bodies:
+  b: {mass: 2, inertia: [1, 1, 1], position: [0, 0, 1]}
+solver: {step: 1.0e-3, end: 0.5}
+)";
+
+std::string exact_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const ModelFileError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The state after `steps` steps of the model.
+State run(LoadedModel lm, int steps) {
+  System sys(lm.model);
+  Simulation sim(sys, lm.run);
+  std::vector<std::string> notes;
+  EXPECT_TRUE(sim.initialize(notes));
+  for (int k = 0; k < steps; ++k) EXPECT_TRUE(sim.step());
+  return sim.state();
+}
+
+TEST(ParameterizedModel, EachLoadIsTheModelWithThoseOverrides) {
+  const std::string text = testing::read_text(std::string(CLEARSIM_SOURCE_DIR) +
+                                              "/examples/four_bar_clearance/lubricated_wedge.yaml");
+  const std::vector<Override> base = {{"solver.end", "0.01"}};
+  const std::vector<std::string> paths = {"bodies.rocker.mass", "solver.step"};
+  ParameterizedModel pm(text, "model.yaml", base, paths);
+  ASSERT_EQ(pm.values().size(), 2u);
+  const LoadedModel plain = load_model_string(text, "model.yaml", base);
+  EXPECT_GT(pm.values()[0], 0.0);
+  EXPECT_EQ(pm.values()[1], plain.run.solver.step);
+  // Values in either order, each load independent of the one before.
+  for (const std::vector<double>& v :
+       {std::vector<double>{0.31, 2e-4}, std::vector<double>{pm.values()[0] * 1.5, 1e-4},
+        std::vector<double>{0.31, 2e-4}}) {
+    std::vector<Override> o = base;
+    o.push_back({"bodies.rocker.mass", exact_text(v[0])});
+    o.push_back({"solver.step", exact_text(v[1])});
+    const State a = run(pm.load(v), 20), b = run(load_model_string(text, "model.yaml", o), 20);
+    EXPECT_EQ(a.t, b.t);
+    EXPECT_EQ(a.v, b.v);  // bit for bit
+    EXPECT_EQ(a.lambda, b.lambda);
+  }
+}
+
+TEST(ParameterizedModel, ABadValueIsReportedWhereTheValueIs) {
+  ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b.mass"});
+  EXPECT_EQ(error_of([&] { pm.load(std::vector<double>{-2.0}); }),
+            "m.yaml:3:13: error: bodies.b.mass: expected a positive number [kg], found '-2'");
+  EXPECT_EQ(pm.load(std::vector<double>{3.0}).model.bodies.at(0).mass, 3.0);  // still usable
+  // A value an override set: the message names the override.
+  ParameterizedModel po(kModel, "m.yaml", {{"bodies.b.mass", "5"}}, {"bodies.b.mass"});
+  EXPECT_EQ(po.values()[0], 5.0);
+  EXPECT_EQ(error_of([&] { po.load(std::vector<double>{-1.0}); }),
+            "m.yaml: error: override bodies.b.mass=5: bodies.b.mass: expected a positive number "
+            "[kg], found '-1'");
+}
+
+TEST(ParameterizedModel, APathThatIsNotANumberIsRefused) {
+  EXPECT_EQ(error_of([] { ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b"}); }),
+            "m.yaml: error: parameter bodies.b: the value there is not a number (a parameter is "
+            "a numeric scalar of the model file)");
+  EXPECT_NE(error_of([] { ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.c.mass"}); })
+                .find("'c'"),
+            std::string::npos);
+  ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b.mass"});
+  EXPECT_THROW(pm.load(std::vector<double>{1.0, 2.0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cs
