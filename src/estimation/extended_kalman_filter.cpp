@@ -124,7 +124,11 @@ bool ExtendedKalmanFilter::predict() {
     why_ = "the step's matrix is singular at t = " + std::to_string(state_.t) + " s";
     return false;
   }
-  propagate_covariance(prev);
+  MatX r_p(plant_->step->rows(), params_.size());
+  for (int k = 0; k < static_cast<int>(params_.size()); ++k)
+    r_p.col(k) = parameter_residual(k, prev, state_);
+  propagate_covariance(r_p);
+  follow_estimates(r_p);
   return true;
 }
 
@@ -200,11 +204,8 @@ void ExtendedKalmanFilter::correct(const VecX& dz) {
   if (params_.size() > 0) {
     params_ += dz.tail(params_.size());
     // The plant is rebuilt at the new estimates (which makes the state consistent there) when
-    // they have moved by a tenth of their σ since it was built: the prediction's bias is then
-    // below a tenth of the reported uncertainty, and a rebuild (reading the model three times)
-    // is not paid at every sample.
-    const VecX moved = (params_ - plant_params_).cwiseAbs();
-    if ((moved.array() > kRebuildShare * parameter_sigma().array()).any()) {
+    // it lags them too far for the prediction (plant_lags_estimates).
+    if (plant_lags_estimates()) {
       build_plant();
       return;
     }
@@ -215,6 +216,21 @@ void ExtendedKalmanFilter::correct(const VecX& dz) {
   LinearSystem& ls = plant_->projection;
   assemble_positions(sys, state_, plant_->run.solver.newton_tol, 50, ls);
   assemble_velocities(sys, state_, ls, /*use_prescribed=*/false);
+}
+
+bool ExtendedKalmanFilter::plant_lags_estimates() const {
+  const VecX lag = (params_ - plant_params_).cwiseAbs();
+  const VecX sigma = parameter_sigma();
+  if (settings_.kind == FilterKind::kUnscented || settings_.rebuild_at_every_move)
+    return (lag.array() > kRebuildShare * sigma.array()).any();
+  // The extended filter's prediction follows the estimates to first order (follow_estimates):
+  // its rest is O(lag²/s), s the scale on which the residual bends in p (|p|, or the prior's σ
+  // for a parameter near 0). It stays below a tenth of σ while lag² ≤ 0.1 σ s.
+  for (Eigen::Index k = 0; k < lag.size(); ++k) {
+    const double scale = std::max(std::abs(plant_params_(k)), prior_sigma_(k));
+    if (lag(k) * lag(k) > kRebuildShare * sigma(k) * scale) return true;
+  }
+  return false;
 }
 
 void ExtendedKalmanFilter::warn_unobserved() {

@@ -106,14 +106,22 @@ VecX ExtendedKalmanFilter::propagate_coordinates(const VecX& z, const MatX& r_p)
   return out;
 }
 
-void ExtendedKalmanFilter::propagate_covariance(const State& prev) {
+void ExtendedKalmanFilter::propagate_covariance(const MatX& r_p) {
   // The columns of L, each a tangent of the step's start, through the step: F L without F.
-  MatX r_p(plant_->step->rows(), params_.size());
-  for (int k = 0; k < static_cast<int>(params_.size()); ++k)
-    r_p.col(k) = parameter_residual(k, prev, state_);
   for (Eigen::Index c = 0; c < L_.cols(); ++c) L_.col(c) = propagate_coordinates(L_.col(c), r_p);
-  add_process_noise(StateTangent::zero(prev), layout_.v - layout_.q);
+  add_process_noise(StateTangent::zero(state_), layout_.v - layout_.q);
   if (L_.cols() > 2 * layout_.size / 3) compress();
+}
+
+void ExtendedKalmanFilter::follow_estimates(const MatX& r_p) {
+  // x(p̂) = x(p₀) + ∂x/∂p (p̂ − p₀) + O(|p̂ − p₀|²) for the step from the same start: the
+  // parameter's column of the transition applied to the lag. Each step adds its own, so the
+  // sum over steps is the trajectory's first-order response. plant_lags_estimates() bounds the
+  // second-order rest.
+  if (params_.size() == 0 || params_ == plant_params_) return;
+  VecX z = VecX::Zero(layout_.size);
+  z.tail(params_.size()) = params_ - plant_params_;
+  state_ = displaced(state_, tangent_of(propagate_coordinates(z, r_p)), 1.0);
 }
 
 MatX ExtendedKalmanFilter::transition_jacobian() const {

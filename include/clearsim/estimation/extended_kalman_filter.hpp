@@ -78,6 +78,13 @@ struct FilterSettings {
   // [rad/s²/√Hz], applied as forces (mass and inertia times them).
   double acceleration_noise = 0.0;
   double angular_acceleration_noise = 0.0;
+  // The extended filter's plant is built at parameter values p₀ and rebuilt only when the
+  // estimates p̂ have moved past the band where its prediction, corrected to first order in
+  // p̂ − p₀ (the step's derivative in p, which the covariance needs anyway), is within a tenth
+  // of the estimates' σ of the plant's at p̂ (docs/estimation.md, *Cost*). true: rebuilt at
+  // every move past a tenth of σ instead, the plant always at p̂ (slower; the reference the
+  // first-order prediction is tested against). The unscented filter always rebuilds.
+  bool rebuild_at_every_move = false;
 };
 
 class ExtendedKalmanFilter {
@@ -139,7 +146,13 @@ class ExtendedKalmanFilter {
   // The plant at the current parameter estimates (src/estimation/filter_plant.hpp).
   void build_plant();
   void start_covariance();
-  void propagate_covariance(const State& prev);
+  // The columns of L through the step; r_p: the residual's derivatives in the parameters.
+  void propagate_covariance(const MatX& r_p);
+  // The step's end moved to first order from the plant's parameters to the estimates: the
+  // step's response to R_p (p̂ − p_plant), with its start fixed.
+  void follow_estimates(const MatX& r_p);
+  // Whether the plant's parameters are too far from the estimates for the prediction.
+  bool plant_lags_estimates() const;
   void add_process_noise(const StateTangent& zero, int n);
   // A parameter's random walk over a step: w √h on its own coordinate (one column each).
   void add_parameter_walks(std::vector<VecX>& columns) const;
