@@ -23,31 +23,43 @@ std::string exact(double x) {
 }
 }  // namespace
 
+namespace {
+// The number at `path` of `parsed`; throws ModelFileError naming the path.
+double number_at(const model_file::ModelDocument& parsed, const std::string& path,
+                 const std::string& display_name) {
+  const std::string label = "parameter " + path;
+  const YAML::Node node = model_file::node_at(parsed.doc, path, label, parsed.source);
+  if (node.IsScalar()) {
+    const std::string& text = node.Scalar();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0' && std::isfinite(value)) return value;
+  }
+  throw ModelFileError(display_name, 0, 0,
+                       label + ": the value there is not a number (a parameter is a numeric "
+                               "scalar of the model file)");
+}
+}  // namespace
+
 ParameterizedModel::ParameterizedModel(const std::string& yaml_text,
                                        const std::string& display_name,
                                        const std::vector<Override>& overrides,
                                        std::vector<std::string> paths)
-    : doc_(std::make_unique<Document>(Document{
-          model_file::parse_model_document(yaml_text, display_name, overrides, false), {}})),
-      paths_(std::move(paths)) {
-  const model_file::Source& source = doc_->parsed.source;
+    : paths_(std::move(paths)) {
+  // The values as written, then the document again with each parameter an override of its
+  // own, so that a message about a value the caller sets names the parameter ("override
+  // parameter PATH: ..."), as load_model_string with PATH=value would.
+  const auto written = model_file::parse_model_document(yaml_text, display_name, overrides, false);
+  std::vector<Override> with_parameters = overrides;
   for (const std::string& path : paths_) {
-    const std::string label = "parameter " + path;
-    YAML::Node node = model_file::node_at(doc_->parsed.doc, path, label, source);
-    double value = NAN;
-    if (node.IsScalar()) {
-      const std::string& text = node.Scalar();
-      char* end = nullptr;
-      value = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end != '\0') value = NAN;
-    }
-    if (!std::isfinite(value))
-      throw ModelFileError(display_name, 0, 0,
-                           label + ": the value there is not a number (a parameter is a "
-                                   "numeric scalar of the model file)");
-    doc_->at.push_back(node);
-    values_.push_back(value);
+    values_.push_back(number_at(written, path, display_name));
+    with_parameters.push_back({path, exact(values_.back()), "parameter " + path});
   }
+  doc_ = std::make_unique<Document>(Document{
+      model_file::parse_model_document(yaml_text, display_name, with_parameters, false), {}});
+  for (const std::string& path : paths_)
+    doc_->at.push_back(
+        model_file::node_at(doc_->parsed.doc, path, "parameter " + path, doc_->parsed.source));
 }
 
 ParameterizedModel::~ParameterizedModel() = default;

@@ -30,8 +30,9 @@ class ParameterizedModel {
   // The parameters' values in the text (with the overrides).
   const std::vector<double>& values() const { return values_; }
   // The model with parameter k at values[k] (written "%.17g", so read back exactly). Throws
-  // ModelFileError when a value is not valid there (a negative mass). Not thread-safe: it
-  // writes the values into the one parsed document it keeps.
+  // ModelFileError when a value is not valid there (a negative mass), naming it as the
+  // override "parameter PATH". Not thread-safe: it writes the values into the one parsed
+  // document it keeps.
   LoadedModel load(std::span<const double> values);
 
  private:

@@ -72,17 +72,23 @@ TEST(ParameterizedModel, EachLoadIsTheModelWithThoseOverrides) {
   }
 }
 
-TEST(ParameterizedModel, ABadValueIsReportedWhereTheValueIs) {
+TEST(ParameterizedModel, ABadValueIsReportedAsTheParameters) {
   ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b.mass"});
   EXPECT_EQ(error_of([&] { pm.load(std::vector<double>{-2.0}); }),
-            "m.yaml:3:13: error: bodies.b.mass: expected a positive number [kg], found '-2'");
+            "m.yaml: error: override parameter bodies.b.mass: bodies.b.mass: expected a positive "
+            "number [kg], found '-2'");
   EXPECT_EQ(pm.load(std::vector<double>{3.0}).model.bodies.at(0).mass, 3.0);  // still usable
-  // A value an override set: the message names the override.
+  // A value an override set: read from the override.
   ParameterizedModel po(kModel, "m.yaml", {{"bodies.b.mass", "5"}}, {"bodies.b.mass"});
   EXPECT_EQ(po.values()[0], 5.0);
-  EXPECT_EQ(error_of([&] { po.load(std::vector<double>{-1.0}); }),
-            "m.yaml: error: override bodies.b.mass=5: bodies.b.mass: expected a positive number "
-            "[kg], found '-1'");
+  // Errors elsewhere in the file keep their positions.
+  ParameterizedModel pi(kModel, "m.yaml", {}, {"solver.step"});
+  EXPECT_EQ(pi.load(std::vector<double>{2e-3}).run.solver.step, 2e-3);
+  std::string bad = kModel;
+  bad.replace(bad.find("mass: 2"), 7, "mass: -2");
+  ParameterizedModel pb(bad, "m.yaml", {}, {"solver.step"});
+  EXPECT_EQ(error_of([&] { pb.load(std::vector<double>{2e-3}); }),
+            "m.yaml:3:13: error: bodies.b.mass: expected a positive number [kg], found '-2'");
 }
 
 TEST(ParameterizedModel, APathThatIsNotANumberIsRefused) {
