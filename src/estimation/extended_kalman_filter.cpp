@@ -215,7 +215,7 @@ void ExtendedKalmanFilter::correct(const VecX& dz) {
   const System& sys = *plant_->sys;
   LinearSystem& ls = plant_->projection;
   assemble_positions(sys, state_, plant_->run.solver.newton_tol, 50, ls);
-  assemble_velocities(sys, state_, ls, /*use_prescribed=*/false);
+  estimation::project_velocities(*plant_, state_);
 }
 
 bool ExtendedKalmanFilter::plant_lags_estimates() const {

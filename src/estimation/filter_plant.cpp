@@ -68,6 +68,27 @@ PerturbedModels perturbed_models(ParameterizedModel& source, const VecX& values,
 
 }  // namespace
 
+void project_velocities(FilterPlant& plant, State& s) {
+  const System& sys = *plant.sys;
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  if (m == 0) return;
+  if (!plant.velocity_projection)
+    plant.velocity_projection = std::make_unique<MassSaddleSchur>(sys.model());
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  MatX B = MatX::Zero(m, n);
+  VecX phi_t = VecX::Zero(m);
+  sys.constraints(kin, s.t, nullptr, MatrixSink(&B), &phi_t, nullptr);
+  if (!plant.velocity_projection->factor(B)) {
+    assemble_velocities(sys, s, plant.projection, /*use_prescribed=*/false);
+    return;
+  }
+  VecX Mv, b = -phi_t;
+  sys.mass_times(s.v, Mv);
+  plant.velocity_projection->solve(Mv, b);
+  s.v = Mv;
+}
+
 std::string exact_text(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", x);
