@@ -148,20 +148,35 @@ void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
   // A white acceleration w_i of body coordinate i acts as the force M e_i w_i, whose mean over
   // the step has the variance q²/h: R_p = −M e_i, propagated with dS = 0; its column of L is
   // that response times q/√h. A parameter's random walk adds w √h to its own.
+  // All coordinates' forces go through one solve of the step's factorization.
   const double h = plant_->step->step_size();
   const StepLinearization& step = *plant_->step;
   std::vector<VecX> added;
-  StateTangent next;
+  std::vector<int> noisy;
+  std::vector<double> density;
   for (int i = 0; i < n; ++i) {
     const double q =
         i % 6 < 3 ? settings_.acceleration_noise : settings_.angular_acceleration_noise;
     if (q == 0.0) continue;
-    VecX e = VecX::Zero(n), Me, R_p = VecX::Zero(step.rows());
-    e(i) = 1.0;
+    noisy.push_back(i);
+    density.push_back(q);
+  }
+  const auto count = static_cast<Eigen::Index>(noisy.size());
+  MatX R_p = MatX::Zero(step.rows(), count);
+  VecX e = VecX::Zero(n), Me;
+  for (Eigen::Index c = 0; c < count; ++c) {
+    e(noisy[c]) = 1.0;
     plant_->sys->mass_times(e, Me);
-    R_p.head(n) = -Me;
-    step.propagate(zero, R_p, next);
-    added.push_back(q / std::sqrt(h) * tangent_coordinates(next));
+    R_p.col(c).head(n) = -Me;
+    e(noisy[c]) = 0.0;
+  }
+  const MatX dX = count > 0 ? step.respond(R_p) : MatX();
+  StateTangent next;
+  for (Eigen::Index c = 0; c < count; ++c) {
+    step.step_tangent(zero, dX.col(c).head(n), dX.col(c).tail(dX.rows() - n), next);
+    next.memory = zero.memory;
+    added.push_back(density[static_cast<std::size_t>(c)] / std::sqrt(h) *
+                    tangent_coordinates(next));
   }
   add_parameter_walks(added);
   if (added.empty()) return;

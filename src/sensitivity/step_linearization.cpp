@@ -88,11 +88,11 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   hdq_step_ = hdq_;
 }
 
-void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
-                                    StateTangent& next, VecX& dR) const {
+void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot,
+                                     const VecX& dlambda, StateTangent& next) const {
   // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
   // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const int n = sys_.num_dofs();
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma, h = h_;
   next.vdot = dvdot;
   next.lambda = dlambda;
@@ -106,6 +106,12 @@ void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, c
     next.q.segment<3>(6 * b + 3) = so3::exp(psi).transpose() * dS.q.segment<3>(6 * b + 3) +
                                    so3::tangent(psi) * dhdq.segment<3>(6 * b + 3);
   }
+}
+
+void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                                    StateTangent& next, VecX& dR) const {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  step_tangent(dS, dvdot, dlambda, next);
   // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
   // B dv + ∂(B v + Φ_t)/∂q dq.
   VecX Mdv;
@@ -161,6 +167,13 @@ void StepLinearization::factorize_if_needed() {
 bool StepLinearization::factorize() {
   factorize_if_needed();
   return factorized_;
+}
+
+MatX StepLinearization::respond(const MatX& R_p) const {
+  // −R_X⁻¹ R_p, column by column as solve() but in one pass of the factorization.
+  MatX sb = -R_p;
+  sb.bottomRows(sys_.num_constraints()) *= row_scale_;
+  return lu_.solve(sb);
 }
 
 VecX StepLinearization::solve(const VecX& b) const {

@@ -44,6 +44,13 @@ class StepLinearization {
   // tangent into next (memory excepted) and R_X dX + R_S dS into dR.
   void directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                    StateTangent& next, VecX& dR) const;
+  // The step's formulas alone (directional() without the residual): the new state's tangent
+  // for the start's tangent dS and the unknowns' (dv̇, dλ), memory excepted.
+  void step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                    StateTangent& next) const;
+  // The unknowns' response dX = −R_X⁻¹ R_p (rows n + m, a column per column of R_p) with the
+  // step's start fixed, with the factorization of factorize(): several inputs in one solve.
+  MatX respond(const MatX& R_p) const;
   // R_X dX = −(R_S dS + R_p) solved with the factorization of factorize() (made if it was not):
   // false if R_X is singular.
   bool solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot, VecX& dlambda);
