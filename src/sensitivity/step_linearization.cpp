@@ -207,7 +207,7 @@ void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
   directional(dS, zero_n, zero_m, next, base);  // R_S dS: the part independent of dX
   if (R_p.size() > 0) base += R_p;
   const VecX dX = solve(-base);
-  directional(dS, dX.head(n), dX.tail(m), next, base);
+  step_tangent(dS, dX.head(n), dX.tail(m), next);  // the residual at dX is 0: not needed
   next.memory = dS.memory;
 }
 
