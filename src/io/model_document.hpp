@@ -27,4 +27,10 @@ ModelDocument parse_model_document(const std::string& yaml_text, const std::stri
 // The model `d` describes, every check of the reader applied. Throws ModelFileError.
 LoadedModel read_model_document(const ModelDocument& d);
 
+// The finite number at `path` of `d` (as an override names it). Throws ModelFileError, labelled
+// `label`, when the path leads nowhere or to something that is not a number; `why` says what
+// needs a number ("a sensitivity is taken with respect to a numeric scalar of the model file").
+double number_at(const ModelDocument& d, const std::string& path, const std::string& label,
+                 const std::string& why);
+
 }  // namespace cs::model_file

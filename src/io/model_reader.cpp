@@ -347,6 +347,19 @@ LoadedModel read_model_document(const ModelDocument& d) {
   return out;
 }
 
+double number_at(const ModelDocument& d, const std::string& path, const std::string& label,
+                 const std::string& why) {
+  const YAML::Node node = node_at(d.doc, path, label, d.source);
+  if (node.IsScalar()) {
+    const std::string& text = node.Scalar();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0' && std::isfinite(value)) return value;
+  }
+  throw ModelFileError(d.source.name(), 0, 0,
+                       label + ": the value there is not a number (" + why + ")");
+}
+
 }  // namespace model_file
 
 namespace {
@@ -383,21 +396,10 @@ std::string model_text_with_overrides(const std::string& yaml_text, const std::s
 
 double read_model_scalar(const std::string& yaml_text, const std::string& display_name,
                          const std::vector<Override>& overrides, const std::string& path) {
-  model_file::Source source(display_name);
-  YAML::Node doc = model_file::parse_document(yaml_text, source);
-  const int lines = 1 + static_cast<int>(std::count(yaml_text.begin(), yaml_text.end(), '\n'));
-  model_file::apply_overrides_with_urdf(doc, lines, overrides, source);
-  const std::string label = "--sensitivity " + path;
-  const YAML::Node node = model_file::node_at(doc, path, label, source);
-  if (node.IsScalar()) {
-    const std::string& text = node.Scalar();
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() && *end == '\0' && std::isfinite(value)) return value;
-  }
-  throw ModelFileError(display_name, 0, 0,
-                       label + ": the value there is not a number (a sensitivity is taken with " +
-                           "respect to a numeric scalar of the model file)");
+  return model_file::number_at(
+      model_file::parse_model_document(yaml_text, display_name, overrides, false), path,
+      "--sensitivity " + path,
+      "a sensitivity is taken with respect to a numeric scalar of the model file");
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {

@@ -23,24 +23,6 @@ std::string exact(double x) {
 }
 }  // namespace
 
-namespace {
-// The number at `path` of `parsed`; throws ModelFileError naming the path.
-double number_at(const model_file::ModelDocument& parsed, const std::string& path,
-                 const std::string& display_name) {
-  const std::string label = "parameter " + path;
-  const YAML::Node node = model_file::node_at(parsed.doc, path, label, parsed.source);
-  if (node.IsScalar()) {
-    const std::string& text = node.Scalar();
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() && *end == '\0' && std::isfinite(value)) return value;
-  }
-  throw ModelFileError(display_name, 0, 0,
-                       label + ": the value there is not a number (a parameter is a numeric "
-                               "scalar of the model file)");
-}
-}  // namespace
-
 ParameterizedModel::ParameterizedModel(const std::string& yaml_text,
                                        const std::string& display_name,
                                        const std::vector<Override>& overrides,
@@ -52,7 +34,8 @@ ParameterizedModel::ParameterizedModel(const std::string& yaml_text,
   const auto written = model_file::parse_model_document(yaml_text, display_name, overrides, false);
   std::vector<Override> with_parameters = overrides;
   for (const std::string& path : paths_) {
-    values_.push_back(number_at(written, path, display_name));
+    values_.push_back(model_file::number_at(written, path, "parameter " + path,
+                                            "a parameter is a numeric scalar of the model file"));
     with_parameters.push_back({path, exact(values_.back()), "parameter " + path});
   }
   doc_ = std::make_unique<Document>(Document{

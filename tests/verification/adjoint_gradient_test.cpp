@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <random>
 
 #include "clearsim/io/channels.hpp"
@@ -53,19 +54,35 @@ StateTangent random_tangent(std::mt19937& gen, const State& s) {
   return d;
 }
 
+// A model run to `end` and one step further: the step prev → s that the tests linearize.
+struct OneStep {
+  LoadedModel lm;
+  std::unique_ptr<System> sys;
+  State prev, s;
+};
+
+void step_at(const std::string& text, const std::string& end, OneStep& out) {
+  out.lm = load_model_string(text, "model.yaml", tight(end));
+  out.sys = std::make_unique<System>(out.lm.model);
+  Simulation sim(*out.sys, out.lm.run);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(sim.initialize(notes));
+  ASSERT_TRUE(sim.run_to(out.lm.run.solver.end));
+  out.prev = sim.state();
+  ASSERT_TRUE(sim.step());
+  out.s = sim.state();
+}
+
 // ⟨w, G(dS, dX)⟩ = ⟨G_Sᵀw, dS⟩ + ⟨G_Xᵀw, dX⟩, ⟨μ, J_R G(dS, dX)⟩ = ⟨Gᵀ J_Rᵀ μ, (dS, dX)⟩ and
 // ⟨w, R_X⁻¹ v⟩ = ⟨R_X⁻ᵀ w, v⟩ at a step of a running mechanism (rotations of every size in
 // hΔq, a moving constraint), to round-off of the sums' largest term.
 void expect_transposes_hold(const std::string& text, const std::string& end) {
-  LoadedModel lm = load_model_string(text, "model.yaml", tight(end));
-  System sys(lm.model);
-  Simulation sim(sys, lm.run);
-  std::vector<std::string> notes;
-  ASSERT_TRUE(sim.initialize(notes));
-  ASSERT_TRUE(sim.run_to(lm.run.solver.end));
-  const State prev = sim.state();
-  ASSERT_TRUE(sim.step());
-  const State s = sim.state();
+  OneStep one;
+  step_at(text, end, one);
+  if (::testing::Test::HasFatalFailure()) return;
+  const LoadedModel& lm = one.lm;
+  const System& sys = *one.sys;
+  const State &prev = one.prev, &s = one.s;
   StepLinearization lin(sys, AlphaParameters::from_settings(lm.run.solver));
   lin.linearize(prev, s);
   ASSERT_TRUE(lin.factorize());
@@ -107,15 +124,12 @@ void expect_transposes_hold(const std::string& text, const std::string& end) {
 // kinds: the two are written apart, and every solve of the filters, the direct sensitivities
 // and the adjoint uses the dense one.
 void expect_dense_R_X_is_directional(const std::string& text, const std::string& end) {
-  LoadedModel lm = load_model_string(text, "model.yaml", tight(end));
-  System sys(lm.model);
-  Simulation sim(sys, lm.run);
-  std::vector<std::string> notes;
-  ASSERT_TRUE(sim.initialize(notes));
-  ASSERT_TRUE(sim.run_to(lm.run.solver.end));
-  const State prev = sim.state();
-  ASSERT_TRUE(sim.step());
-  const State s = sim.state();
+  OneStep one;
+  step_at(text, end, one);
+  if (::testing::Test::HasFatalFailure()) return;
+  const LoadedModel& lm = one.lm;
+  const System& sys = *one.sys;
+  const State &prev = one.prev, &s = one.s;
   const int n = sys.num_dofs(), m = sys.num_constraints();
   for (const bool stabilized : {false, true}) {
     StepLinearization lin(sys, AlphaParameters::from_settings(lm.run.solver), stabilized);
