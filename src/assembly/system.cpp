@@ -336,6 +336,15 @@ bool System::saddle_is_regular(const std::vector<Eigen::Triplet<double>>& tB) co
   return y.allFinite() && (y - x).lpNorm<Eigen::Infinity>() <= 1e-6;
 }
 
+bool System::remove_rows_as(const System& other) {
+  if (other.rows_.size() != rows_.size()) return false;
+  for (std::size_t e = 0; e < rows_.size(); ++e)
+    if (other.rows_[e].count != rows_[e].count) return false;
+  for (std::size_t e = 0; e < rows_.size(); ++e) rows_[e].removed = other.rows_[e].removed;
+  layout();
+  return true;
+}
+
 std::vector<std::string> System::remove_redundant_rows(const State& s) {
   std::vector<std::string> messages;
   for (auto& r : rows_) r.removed.assign(r.count, false);

@@ -27,6 +27,18 @@ std::unique_ptr<LoadedModel> load(ParameterizedModel& source, const VecX& values
   return lm;
 }
 
+// Whether s's positions satisfy sys's constraints within tol, so that a plant built again at a
+// new estimate keeps them as they are.
+bool positions_consistent(const System& sys, const State& s, double tol) {
+  const int m = sys.num_constraints();
+  if (m == 0) return true;
+  std::vector<BodyKinematics> kin;
+  sys.gather(s, kin);
+  VecX phi(m);
+  sys.constraints(kin, s.t, &phi, MatrixSink(), nullptr, nullptr);
+  return phi.lpNorm<Eigen::Infinity>() <= tol;
+}
+
 // Makes s consistent in sys (removing the rows the plant's start removed). A state of the run
 // keeps its v̇, λ and a (the filter's correction of them, the process noise's force included).
 void make_state_consistent(System& sys, const RunSettings& run, State& s, bool given) {
@@ -121,7 +133,8 @@ std::string unscented_unsupported(const RunSettings& run) {
 }
 
 std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& values, State& s,
-                                        std::vector<PerturbedModels> reuse, bool linearize) {
+                                        std::vector<PerturbedModels> reuse, bool linearize,
+                                        const System* previous) {
   auto plant = std::make_unique<FilterPlant>();
   plant->model = load(source, values);
   plant->run = plant->model->run;
@@ -143,7 +156,16 @@ std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& 
                                 ": the model has no sensors section: nothing to measure");
   const bool given = !s.x_W.empty();
   if (!given) s = initial_state(sys, 0.0);
-  make_state_consistent(sys, plant->run, s, given);
+  // Built again at a new estimate: the predecessor's row choice, and its positions as they are
+  // when the new numbers leave them on the constraints (a damping, a mass: most parameters);
+  // the velocities projected as make_consistent would (v̇, λ and a kept, as there).
+  const bool kept = given && previous && sys.remove_rows_as(*previous) &&
+                    s.lambda.size() == sys.num_constraints() &&
+                    positions_consistent(sys, s, plant->run.solver.newton_tol);
+  if (kept)
+    project_velocities(*plant, s);
+  else
+    make_state_consistent(sys, plant->run, s, given);
   plant->integrator = make_integrator(sys, plant->run.solver);
   plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
   if (!linearize) return plant;

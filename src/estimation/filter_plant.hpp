@@ -52,9 +52,11 @@ void project_velocities(FilterPlant& plant, State& s);
 // `reuse` (if not empty): the parameters' perturbed models of an earlier plant, kept instead of
 // built anew. `linearize` false (the unscented filter): no step tangent, no perturbed models,
 // and the unscented filter's scope (unscented_unsupported) instead of the sensitivities'.
+// `previous`: the plant's system this one replaces; its row choice is kept, and s as it is if it
+// satisfies the new constraints within newton_tol.
 std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& values, State& s,
                                         std::vector<PerturbedModels> reuse = {},
-                                        bool linearize = true);
+                                        bool linearize = true, const System* previous = nullptr);
 
 // Why the unscented filter cannot step this model's sigma points, or empty. It needs no
 // Jacobian, but its sigma points share the plant's fixed step grid and the state layout of the

@@ -13,6 +13,14 @@ namespace {
 
 ChannelSet sensor_channels(const LoadedModel& lm, const System& sys) {
   std::vector<std::string> names;
+  for (const Sensor& s : lm.sensors) names.push_back(s.channel);
+  // One catalogue of the model's channels for all sensors (a filter builds its plant again at
+  // every move of a parameter's estimate); a sensor at fault is found one by one after.
+  try {
+    ChannelSet all(sys, names);
+    if (all.names().size() == names.size()) return all;
+  } catch (const std::invalid_argument&) {
+  }
   for (const Sensor& s : lm.sensors) {
     try {
       const ChannelSet one(sys, {s.channel});
@@ -24,9 +32,8 @@ ChannelSet sensor_channels(const LoadedModel& lm, const System& sys) {
     } catch (const std::invalid_argument& e) {
       fail_at(lm, s, e.what());
     }
-    names.push_back(s.channel);
   }
-  return ChannelSet(sys, names);
+  throw std::logic_error("sensor_channels: the sensors' channels did not resolve one each");
 }
 
 }  // namespace cs

@@ -69,6 +69,11 @@ class System {
   // Finds redundant constraint rows at the given state (rank-revealing QR of Bᵀ), removes them
   // from the layout and returns one message per removed row.
   std::vector<std::string> remove_redundant_rows(const State& s);
+  // Removes the rows `other` removed, a system of a model with the same elements and rows (the
+  // same model with other numbers: a filter's plant built again at a new parameter estimate),
+  // so that both keep the same independent set. False, and nothing changed, if the elements'
+  // rows differ.
+  bool remove_rows_as(const System& other);
   // Why the drivers cannot move the mechanism at s (a driver's rows dependent on the joints' and
   // the other drivers': locked or over-driven), naming the drivers; empty if they can.
   std::string conflicting_drivers(const State& s) const;

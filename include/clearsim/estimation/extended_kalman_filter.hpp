@@ -78,12 +78,11 @@ struct FilterSettings {
   // [rad/s²/√Hz], applied as forces (mass and inertia times them).
   double acceleration_noise = 0.0;
   double angular_acceleration_noise = 0.0;
-  // The extended filter's plant is built at parameter values p₀ and rebuilt only when the
-  // estimates p̂ have moved past the band where its prediction, corrected to first order in
-  // p̂ − p₀ (the step's derivative in p, which the covariance needs anyway), is within a tenth
-  // of the estimates' σ of the plant's at p̂ (docs/estimation.md, *Cost*). true: rebuilt at
-  // every move past a tenth of σ instead, the plant always at p̂ (slower; the reference the
-  // first-order prediction is tested against). The unscented filter always rebuilds.
+  // The plant is built at parameter values p₀ and rebuilt when the estimates p̂ have moved a
+  // tenth of their σ from them; in between, the extended filter's prediction follows p̂ to first
+  // order (the step's derivative in p, which the covariance needs anyway). true: rebuilt at
+  // every move of the estimates, the plant always at p̂ (slow; the reference the default is
+  // tested against, tests/unit/estimation/parameter_estimation_test.cpp).
   bool rebuild_at_every_move = false;
 };
 

@@ -69,10 +69,10 @@ std::string off_axis_spring(double y) {
   return yaml;
 }
 
-// The extended filter's plant is rebuilt only when it lags the estimate too far for the
-// first-order prediction (FilterSettings::rebuild_at_every_move): on a parameter the residual
-// bends in, the estimates stay within a tenth of their σ of those of a plant rebuilt at every
-// move past σ/10, the design's bound, and both find the truth.
+// The extended filter's plant is rebuilt when the estimate has moved a tenth of its σ, and the
+// prediction follows the estimate to first order in between: on a parameter the residual bends
+// in, the estimates stay within a tenth of their σ of those of a plant rebuilt at every move
+// (FilterSettings::rebuild_at_every_move), the design's bound, and both find the truth.
 TEST(ParameterEstimation, FirstOrderPredictionFollowsTheRebuiltPlant) {
   constexpr double kTrue = 0.6, kGuess = 0.3;
   const LoadedModel lm = load_model_string(off_axis_spring(kTrue), "truth");
