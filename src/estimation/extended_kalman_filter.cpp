@@ -18,6 +18,8 @@ constexpr double kUnobservedShare = 0.99;
 constexpr long kUnobservedAfter = 200;
 constexpr double kRebuildShare = 0.1;
 constexpr double kJacobianShare = 1e-2;
+// A residual that moved with the estimates as R_p predicts to this share is linear in them.
+constexpr double kLinearShare = 1e-6;
 }  // namespace
 
 FilterKind parse_filter_kind(const std::string& text) {
@@ -68,6 +70,21 @@ void ExtendedKalmanFilter::build_plant() {
   std::vector<estimation::PerturbedModels> reuse;
   VecX at = params_;
   const bool linearize = settings_.kind == FilterKind::kExtended;
+  // Whether the equations are linear in the parameters is measured, not assumed: the residual of
+  // the last step's unknowns in the new plant against the old plant's plus R_p (p̂ − p₀).
+  const bool probe = linearize && plant_ && step_count_ > 0 && params_.size() > 0;
+  VecX r_old, predicted_change;
+  const State probe_prev = prev_;
+  const VecX probe_vdot = state_.vdot, probe_lambda = state_.lambda;
+  if (probe) {
+    State x = state_;
+    MatX r_p(plant_->step->rows(), params_.size());
+    for (int k = 0; k < static_cast<int>(params_.size()); ++k)
+      r_p.col(k) = parameter_residual(k, prev_, state_);
+    plant_->step->residual(*plant_->sys, prev_, state_.t - prev_.t, probe_vdot, probe_lambda, x,
+                           r_old);
+    predicted_change = r_p * (params_ - plant_params_);
+  }
   if (linearize && plant_ && plant_->perturbed_at.size() == params_.size()) {
     const VecX scale = plant_->perturbed_at.cwiseAbs().cwiseMax(parameter_sigma());
     if (((params_ - plant_->perturbed_at).cwiseAbs().array() <= kJacobianShare * scale.array())
@@ -80,6 +97,17 @@ void ExtendedKalmanFilter::build_plant() {
                                   plant_ ? plant_->sys.get() : nullptr);
   plant_->perturbed_at = at;
   plant_params_ = params_;
+  if (probe && probe_lambda.size() == plant_->sys->num_constraints()) {
+    State x = state_;
+    VecX r_new;
+    plant_->step->residual(*plant_->sys, probe_prev, state_.t - probe_prev.t, probe_vdot,
+                           probe_lambda, x, r_new);
+    const double miss = (r_new - r_old - predicted_change).lpNorm<Eigen::Infinity>();
+    const double scale = predicted_change.lpNorm<Eigen::Infinity>();
+    linear_in_parameters_ = scale > 0.0 && miss <= kLinearShare * scale;
+  } else if (probe) {
+    linear_in_parameters_ = false;
+  }
   if (!output_names_.empty())
     plant_->outputs = std::make_unique<ChannelSet>(*plant_->sys, output_names_);
   if (layout_.size > 0 && state_.lambda.size() != rows)
@@ -228,8 +256,13 @@ bool ExtendedKalmanFilter::plant_lags_estimates() const {
   // order, doubled the seed 003 example's acceleration errors between samples). The extended
   // filter's prediction also follows the estimates to first order between rebuilds
   // (follow_estimates), which removes the lag's first-order part.
+  // Where the last rebuild found the equations linear in the parameters (a damping, a mass, a
+  // torque: R_p then predicted the residual's change to kLinearShare), the following is exact
+  // in R and the lag may reach one σ: what remains is the step's own curvature in the state
+  // over the lag.
   if (settings_.rebuild_at_every_move) return (lag.array() > 0.0).any();
-  return (lag.array() > kRebuildShare * sigma.array()).any();
+  const double band = linear_in_parameters_ ? 1.0 : kRebuildShare;
+  return (lag.array() > band * sigma.array()).any();
 }
 
 void ExtendedKalmanFilter::warn_unobserved() {

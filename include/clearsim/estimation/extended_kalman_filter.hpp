@@ -204,6 +204,8 @@ class ExtendedKalmanFilter {
   MatX L_;             // P = L Lᵀ
   State prev_;         // the last step's start (transition_jacobian)
   VecX plant_params_;  // the parameters the plant was built with
+  // The residual was linear in the parameters at the last rebuild (build_plant's probe).
+  bool linear_in_parameters_ = false;
   // The unscented filter's plants for the parameters' sigma points: [2k] at p + s₊ T_k,
   // [2k+1] at p − s₋ T_k (T the parameter rows of L's first np columns), and their values.
   std::vector<std::unique_ptr<estimation::FilterPlant>> sigma_plants_;
