@@ -57,6 +57,7 @@ def arguments():
     p.add_argument("--acceleration-noise", type=float, default=1.0,
                    help="process noise [m/s²/√Hz]")
     p.add_argument("--end", type=float, help="run to this time instead [s]")
+    p.add_argument("--seed", type=int, default=SEED, help="the measurements' noise draw")
     p.add_argument("--clearsim", default=os.path.join(HERE, "..", "..", "build", "release",
                                                       "clearsim"))
     return p.parse_args()
@@ -78,7 +79,7 @@ def run(a):
     meas, est, tru = (os.path.join(a.out, f) for f in
                       ("measurements.csv", "estimate.csv", "truth.csv"))
     parameter = f"{CLEARANCE}={a.sigma}" + (f":{a.walk}" if a.walk > 0 else "")
-    timed([a.clearsim, "measure", MODEL, *common, *truth, "--seed", str(SEED), "-o", meas])
+    timed([a.clearsim, "measure", MODEL, *common, *truth, "--seed", str(a.seed), "-o", meas])
     t_run = timed([a.clearsim, "run", MODEL, *common, *truth, "-q", "-o", tru])
     t_est = timed([a.clearsim, "estimate", MODEL, *common, "--set", f"{CLEARANCE}={a.guess}",
                    "--measurements", meas, "--parameter", parameter, *INITIAL,
