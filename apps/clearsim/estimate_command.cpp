@@ -170,7 +170,10 @@ int MeasureCommand::run() const {
   // A sensor not sampled at a row's time has an empty cell there (multi-rate sensors).
   std::ofstream csv(path);
   if (!csv) throw std::runtime_error("cannot write the measurements file '" + path + "'");
-  csv << "# clearsim measure " << model << " --seed " << seed << "\ntime";
+  // The command that made the file, overrides included: they are the hidden truth.
+  csv << "# clearsim measure " << model;
+  for (const auto& s : sets) csv << " --set " << s;
+  csv << " --seed " << seed << "\ntime";
   for (const auto& n : names) csv << ',' << n;
   csv << '\n';
   std::mt19937_64 rng(seed);

@@ -37,6 +37,9 @@ std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
 }
 
 std::string channel_unit(const std::string& channel) {
+  // An estimate's standard deviation sigma(CHANNEL) (clearsim estimate): the channel's unit.
+  if (channel.rfind("sigma(", 0) == 0 && channel.back() == ')')
+    return channel_unit(channel.substr(6, channel.size() - 7));
   // A sensitivity d(CHANNEL)/d(PATH): the channel's unit per unit of the parameter, "U/[PATH]"
   // (the parameter's unit is that of the model-file value at PATH, not known here).
   const std::size_t split = channel.find(")/d(");

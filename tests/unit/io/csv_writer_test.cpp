@@ -35,8 +35,8 @@ TEST(CsvWriter, NamesTheVersionAndEveryColumnsUnit) {
   {
     CsvWriter w(path, {"slider.velocity.x", "crank.rotation", "system.constraint_violation",
                        "d(bob.position.x)/d(bodies.bob.position[0])", "d(slider.gap)/d(p)",
-                       "d(system.constraint_violation)/d(p)"});
-    w.write(0.0, {1, 2, 3, 4, 5, 6});
+                       "d(system.constraint_violation)/d(p)", "sigma(crank.rotation.z)"});
+    w.write(0.0, {1, 2, 3, 4, 5, 6, 7});
   }
   std::ifstream in(path);
   std::string version, units, header;
@@ -44,7 +44,8 @@ TEST(CsvWriter, NamesTheVersionAndEveryColumnsUnit) {
   std::getline(in, units);
   std::getline(in, header);
   EXPECT_EQ(version, "# " + version_line());
-  EXPECT_EQ(units, "# units: s,m/s,rad,,m/[bodies.bob.position[0]],m/[p],");
+  // An estimate's σ column has its channel's unit.
+  EXPECT_EQ(units, "# units: s,m/s,rad,,m/[bodies.bob.position[0]],m/[p],,rad");
   EXPECT_EQ(header.substr(0, 22), "time,slider.velocity.x");
   std::filesystem::remove(path);
 }
