@@ -88,8 +88,8 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   hdq_step_ = hdq_;
 }
 
-void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot,
-                                     const VecX& dlambda, StateTangent& next) const {
+void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                                     StateTangent& next) const {
   // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
   // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
   const int n = sys_.num_dofs();

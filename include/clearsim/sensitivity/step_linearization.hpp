@@ -91,9 +91,9 @@ class StepLinearization {
   // R_X x = b solved as (S R_X) x = S b with factorize()'s matrix, S = diag(1, row_scale_).
   VecX solve(const VecX& b) const;
   void factorize_if_needed();
-  MatX scaled_R_X_;           // diag(1, row_scale_) R_X
+  MatX scaled_R_X_;  // diag(1, row_scale_) R_X
   Eigen::PartialPivLU<MatX> lu_;
-  double row_scale_ = 1.0;    // β′ (index-3 rows) or 1/(hγ c) (stabilized rows)
+  double row_scale_ = 1.0;  // β′ (index-3 rows) or 1/(hγ c) (stabilized rows)
   bool factorize_tried_ = false;
   bool factorized_ = false;
   mutable std::vector<BodyKinematics> kin_;

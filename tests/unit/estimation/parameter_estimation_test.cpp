@@ -107,9 +107,10 @@ void expect_following_matches_rebuilt(Model model, const std::string& path, doub
     worst = std::max(worst, std::abs(lagging.parameters()(0) - rebuilt.parameters()(0)) / sigma);
   }
   const double p = lagging.parameters()(0), sigma = lagging.parameter_sigma()(0);
-  std::printf("%s: true %g, guess %g, estimate %.4f ± %.4f; largest difference from the "
-              "rebuilt plant's %.3f σ\n",
-              label, truth_value, guess, p, sigma, worst);
+  std::printf(
+      "%s: true %g, guess %g, estimate %.4f ± %.4f; largest difference from the "
+      "rebuilt plant's %.3f σ\n",
+      label, truth_value, guess, p, sigma, worst);
   EXPECT_LT(worst, 0.1);
   EXPECT_LT(std::abs(p - truth_value), 3.0 * sigma);
   EXPECT_LT(std::abs(rebuilt.parameters()(0) - truth_value), 3.0 * sigma);

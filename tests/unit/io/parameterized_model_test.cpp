@@ -95,9 +95,9 @@ TEST(ParameterizedModel, APathThatIsNotANumberIsRefused) {
   EXPECT_EQ(error_of([] { ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b"}); }),
             "m.yaml: error: parameter bodies.b: the value there is not a number (a parameter is "
             "a numeric scalar of the model file)");
-  EXPECT_NE(error_of([] { ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.c.mass"}); })
-                .find("'c'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] { ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.c.mass"}); }).find("'c'"),
+      std::string::npos);
   ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b.mass"});
   EXPECT_THROW(pm.load(std::vector<double>{1.0, 2.0}), std::invalid_argument);
 }
