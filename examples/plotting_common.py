@@ -106,6 +106,15 @@ def orbit_by_state(ax, x_mm, y_mm, states, c, count_label="rows", ms=2.5, lw=0.4
     ax.set_ylim(-lim, lim)
 
 
+def verdict(failures, success):
+    """An example's judge: each failure as 'FAIL: ...' and exit status 1, or `success`."""
+    for f in failures:
+        print(f"FAIL: {f}")
+    if failures:
+        sys.exit(1)
+    print(success)
+
+
 def last_window(d, span):
     """Mask of the rows of d in the last `span` seconds of its run."""
     t = d["time"]

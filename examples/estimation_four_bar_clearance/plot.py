@@ -162,12 +162,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     e, t = run(a)
     plot(e, t, a.out)
-    failures = judge(e, t, a.sigma)
-    for f in failures:
-        print(f"FAIL: {f}")
-    if failures:
-        sys.exit(1)
-    print("the estimate finds the true clearance within its 3σ")
+    pc.verdict(judge(e, t, a.sigma), "the estimate finds the true clearance within its 3σ")
 
 
 if __name__ == "__main__":

@@ -121,12 +121,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     e, t = run(a)
     plot(e, t, a.out)
-    failures = judge(e, t)
-    for f in failures:
-        print(f"FAIL: {f}")
-    if failures:
-        sys.exit(1)
-    print("the estimate tracks the true torque")
+    pc.verdict(judge(e, t), "the estimate tracks the true torque")
 
 
 if __name__ == "__main__":
