@@ -20,6 +20,8 @@ constexpr double kRebuildShare = 0.1;
 constexpr double kJacobianShare = 1e-2;
 // A residual that moved with the estimates as R_p predicts to this share is linear in them.
 constexpr double kLinearShare = 1e-6;
+// A failed step is retried in up to this many equal parts.
+constexpr int kMaxParts = 64;
 }  // namespace
 
 FilterKind parse_filter_kind(const std::string& text) {
@@ -139,23 +141,48 @@ StateTangent ExtendedKalmanFilter::tangent_of(const VecX& z) const {
 
 bool ExtendedKalmanFilter::predict() {
   if (settings_.kind == FilterKind::kUnscented) return predict_unscented();
+  // The step, retried in 2, 4, … kMaxParts equal parts when it fails (as a run's fixed step
+  // is): a corrected state can start deeper in a stiff film than the true run goes. Each part
+  // is linearized and propagates the covariance (the process noise over its own length).
+  const State start = state_;
+  MatX start_root;
+  std::string message;
+  for (int parts = 1; parts <= kMaxParts; parts *= 2) {
+    if (parts == 2) start_root = L_;  // a failed whole step leaves L untouched
+    if (parts > 1) {
+      state_ = start;
+      L_ = start_root;
+    }
+    bool ok = true;
+    for (int k = 0; k < parts && ok; ++k) ok = predict_part(h_ / parts, message);
+    if (ok) {
+      ++step_count_;
+      return true;
+    }
+  }
+  state_ = start;
+  L_ = start_root;
+  why_ = "the plant's step from t = " + std::to_string(start.t) + " s failed (also in " +
+         std::to_string(kMaxParts) + " parts): " + message;
+  return false;
+}
+
+bool ExtendedKalmanFilter::predict_part(double h, std::string& why) {
   prev_ = state_;
-  const State& prev = prev_;
-  const StepResult r = plant_->integrator->step(state_, h_);
+  const StepResult r = plant_->integrator->step(state_, h);
   if (!r.converged) {
-    why_ = "the plant's step from t = " + std::to_string(prev.t) + " s failed: " + r.message;
+    why = r.message;
     return false;
   }
   plant_->sys->update_memory(state_);
-  ++step_count_;
-  plant_->step->linearize(prev, state_);
+  plant_->step->linearize(prev_, state_);
   if (!plant_->step->factorize()) {
-    why_ = "the step's matrix is singular at t = " + std::to_string(state_.t) + " s";
+    why = "the step's matrix is singular at t = " + std::to_string(state_.t) + " s";
     return false;
   }
   MatX r_p(plant_->step->rows(), params_.size());
   for (int k = 0; k < static_cast<int>(params_.size()); ++k)
-    r_p.col(k) = parameter_residual(k, prev, state_);
+    r_p.col(k) = parameter_residual(k, prev_, state_);
   propagate_covariance(r_p);
   follow_estimates(r_p);
   return true;

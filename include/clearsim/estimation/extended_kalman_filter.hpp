@@ -97,8 +97,9 @@ class ExtendedKalmanFilter {
   ExtendedKalmanFilter(const ExtendedKalmanFilter&) = delete;
   ExtendedKalmanFilter& operator=(const ExtendedKalmanFilter&) = delete;
 
-  // One step of the plant (solver.step) with the covariance propagated; false with why() when
-  // the step fails.
+  // One step of the plant (solver.step) with the covariance propagated, retried in 2, 4, … 64
+  // equal parts when it fails (each part linearized; transition_jacobian() is then the last
+  // part's); false with why() when it fails in 64 parts too.
   bool predict();
   // The sensors (indices into sensors()) that sample at the current time.
   std::vector<int> due() const;
@@ -145,6 +146,9 @@ class ExtendedKalmanFilter {
   // The plant at the current parameter estimates (src/estimation/filter_plant.hpp).
   void build_plant();
   void start_covariance();
+  // One step (or part of one) of size h with its linearization and the covariance through it;
+  // false with the reason in `why` if the plant's step fails or its matrix is singular.
+  bool predict_part(double h, std::string& why);
   // The columns of L through the step; r_p: the residual's derivatives in the parameters.
   void propagate_covariance(const MatX& r_p);
   // The step's end moved to first order from the plant's parameters to the estimates: the
