@@ -22,6 +22,7 @@ constexpr double kJacobianShare = 1e-2;
 constexpr double kLinearShare = 1e-6;
 // A failed step is retried in up to this many equal parts.
 constexpr int kMaxParts = 64;
+const std::string kSingular = "the step's matrix is singular at t = ";
 }  // namespace
 
 FilterKind parse_filter_kind(const std::string& text) {
@@ -144,6 +145,8 @@ bool ExtendedKalmanFilter::predict() {
   // The step, retried in 2, 4, … kMaxParts equal parts when it fails (as a run's fixed step
   // is): a corrected state can start deeper in a stiff film than the true run goes. Each part
   // is linearized and propagates the covariance (the process noise over its own length).
+  // A singular step matrix is not retried: the linearization, not the step's size, is at fault
+  // (an impact's contact switching within the step), and the filter stops saying so.
   const State start = state_;
   MatX start_root;
   std::string message;
@@ -154,7 +157,13 @@ bool ExtendedKalmanFilter::predict() {
       L_ = start_root;
     }
     bool ok = true;
-    for (int k = 0; k < parts && ok; ++k) ok = predict_part(h_ / parts, message);
+    for (int k = 0; k < parts && ok; ++k) {
+      ok = predict_part(h_ / parts, message);
+      if (!ok && !message.empty() && message.rfind(kSingular, 0) == 0) {
+        why_ = message;
+        return false;
+      }
+    }
     if (ok) {
       ++step_count_;
       return true;
@@ -177,7 +186,7 @@ bool ExtendedKalmanFilter::predict_part(double h, std::string& why) {
   plant_->sys->update_memory(state_);
   plant_->step->linearize(prev_, state_);
   if (!plant_->step->factorize()) {
-    why = "the step's matrix is singular at t = " + std::to_string(state_.t) + " s";
+    why = kSingular + std::to_string(state_.t) + " s";
     return false;
   }
   MatX r_p(plant_->step->rows(), params_.size());
