@@ -1,6 +1,7 @@
 #include "clearsim/estimation/extended_kalman_filter.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "angle_channels.hpp"
@@ -20,6 +21,8 @@ constexpr double kRebuildShare = 0.1;
 constexpr double kJacobianShare = 1e-2;
 // A residual that moved with the estimates as R_p predicts to this share is linear in them.
 constexpr double kLinearShare = 1e-6;
+// The filter's consistency is judged over windows of this many updates.
+constexpr long kConsistencyWindow = 100;
 // A failed step is retried in up to this many equal parts.
 constexpr int kMaxParts = 64;
 const std::string kSingular = "the step's matrix is singular at t = ";
@@ -262,6 +265,7 @@ void ExtendedKalmanFilter::apply_update(const VecX& innovation, const MatX& Y, c
   correct(K * innovation);
   ++updates_;
   if (updates_ == kUnobservedAfter) warn_unobserved();
+  check_consistency(innovation.size());
 }
 
 void ExtendedKalmanFilter::correct(const VecX& dz) {
@@ -299,6 +303,33 @@ bool ExtendedKalmanFilter::plant_lags_estimates() const {
   if (settings_.rebuild_at_every_move) return (lag.array() > 0.0).any();
   const double band = linear_in_parameters_ ? 1.0 : kRebuildShare;
   return (lag.array() > band * sigma.array()).any();
+}
+
+void ExtendedKalmanFilter::check_consistency(Eigen::Index samples) {
+  // Over each window of kConsistencyWindow updates, the normalized innovations squared of a
+  // consistent filter sum to a χ² variable with as many degrees of freedom as samples; a sum
+  // beyond its 99.9 % quantile (Wilson–Hilferty) says the innovations are larger than the
+  // covariance admits: estimates and σ are not to be trusted (an EKF whose linearization a
+  // switching contact defeats, a model that misses a force). Said once, with the time.
+  window_nis_ += nis_;
+  window_samples_ += static_cast<double>(samples);
+  if (++window_updates_ < kConsistencyWindow) return;
+  const double d = window_samples_, c = 2.0 / (9.0 * d);
+  const double bound = d * std::pow(1.0 - c + 3.09 * std::sqrt(c), 3);
+  if (window_nis_ > bound && !inconsistent_said_) {
+    inconsistent_said_ = true;
+    char text[640];
+    std::snprintf(text, sizeof text,
+                  "the filter is inconsistent by t = %.6g s: its last %ld updates' normalized "
+                  "innovations sum to %.3g against at most %.3g (99.9 %% of chi-squared, %.0f "
+                  "degrees of freedom): the measurements disagree with the estimates by more "
+                  "than their sigma admits, so neither is to be trusted (a contact that switches "
+                  "within a step defeats the extended filter: try --filter ukf)",
+                  state_.t, window_updates_, window_nis_, bound, d);
+    warn(text);
+  }
+  window_nis_ = window_samples_ = 0.0;
+  window_updates_ = 0;
 }
 
 void ExtendedKalmanFilter::warn_unobserved() {

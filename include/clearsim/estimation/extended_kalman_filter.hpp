@@ -194,6 +194,8 @@ class ExtendedKalmanFilter {
   VecX tangent_coordinates(const StateTangent& d) const;
   void correct(const VecX& dz);
   void warn_unobserved();
+  // The χ² test of the innovations over a window of updates; warns once when it fails.
+  void check_consistency(Eigen::Index samples);
   void warn(const std::string& message);
 
   std::string name_;
@@ -218,6 +220,9 @@ class ExtendedKalmanFilter {
   long updates_ = 0;
   double h_ = 0.0;
   double nis_ = 0.0;
+  double window_nis_ = 0.0, window_samples_ = 0.0;  // the current window's sums
+  long window_updates_ = 0;
+  bool inconsistent_said_ = false;
   std::string why_;
   std::vector<std::string> warnings_;
 };
