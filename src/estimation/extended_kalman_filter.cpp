@@ -196,7 +196,6 @@ bool ExtendedKalmanFilter::predict_part(double h, std::string& why) {
   for (int k = 0; k < static_cast<int>(params_.size()); ++k)
     r_p.col(k) = parameter_residual(k, prev_, state_);
   propagate_covariance(r_p);
-  follow_estimates(r_p);
   return true;
 }
 
@@ -256,7 +255,8 @@ void ExtendedKalmanFilter::apply_update(const VecX& innovation, const MatX& Y, c
   // compressed (E = 0 for the extended filter).
   const MatX S = MatX(Y * Y.transpose()) + MatX(E * E.transpose()) + MatX(R.asDiagonal());
   const Eigen::LDLT<MatX> ldlt(S);
-  const MatX K = ldlt.solve(Y * L_.transpose()).transpose();
+  // K = L Yᵀ S⁻¹ = L (S⁻¹ Y)ᵀ: S⁻¹ applied to Y's few columns, not to L's 89 rows.
+  const MatX K = L_ * ldlt.solve(Y).transpose();
   nis_ = innovation.dot(ldlt.solve(innovation));
   MatX root(layout_.size, L_.cols() + Y.rows() + E.cols());
   root << L_ - K * Y, K * R.cwiseSqrt().asDiagonal(), K * E;

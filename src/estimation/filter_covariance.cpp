@@ -97,35 +97,64 @@ VecX ExtendedKalmanFilter::parameter_residual(int k, const State& prev, const St
   return (r[0] - r[1]) / (2.0 * pm.delta);
 }
 
-VecX ExtendedKalmanFilter::propagate_coordinates(const VecX& z, const MatX& r_p) const {
-  StateTangent next;
-  const VecX R_u = r_p.cols() > 0 ? VecX(r_p * z.tail(params_.size())) : VecX();
-  plant_->step->propagate(tangent_of(z), R_u, next);
-  VecX out = tangent_coordinates(next);
-  out.tail(params_.size()) = z.tail(params_.size());  // a parameter is constant over a step
+TangentColumns ExtendedKalmanFilter::columns_of(const MatX& Z) const {
+  const Layout& L = layout_;
+  const int n = L.v - L.q;
+  return {Z.middleRows(L.q, n), Z.middleRows(L.v, n), Z.middleRows(L.a, n), Z.middleRows(L.vdot, n),
+          Z.middleRows(L.lambda, L.p - L.lambda)};
+}
+
+void ExtendedKalmanFilter::write_columns(const TangentColumns& t, MatX& Z) const {
+  const Layout& L = layout_;
+  const int n = L.v - L.q;
+  Z.middleRows(L.q, n) = t.q;
+  Z.middleRows(L.v, n) = t.v;
+  Z.middleRows(L.a, n) = t.a;
+  Z.middleRows(L.vdot, n) = t.vdot;
+  Z.middleRows(L.lambda, L.p - L.lambda) = t.lambda;
+}
+
+MatX ExtendedKalmanFilter::propagate_coordinates(const MatX& Z, const MatX& r_p) const {
+  const MatX R_u = r_p.cols() > 0 ? MatX(r_p * Z.bottomRows(params_.size())) : MatX();
+  TangentColumns next;
+  plant_->step->propagate(columns_of(Z), R_u, next);
+  MatX out = Z;  // a parameter is constant over a step
+  write_columns(next, out);
   return out;
 }
 
 void ExtendedKalmanFilter::propagate_covariance(const MatX& r_p) {
   // The columns of L, each a tangent of the step's start, through the step: F L without F.
-  for (Eigen::Index c = 0; c < L_.cols(); ++c) L_.col(c) = propagate_coordinates(L_.col(c), r_p);
-  add_process_noise(StateTangent::zero(state_), layout_.v - layout_.q);
-  if (L_.cols() > 2 * layout_.size / 3) compress();
+  // With them, in the same pass, the plant's lag behind the parameter estimates: the state
+  // follows the estimates to first order (follow_estimates).
+  const Eigen::Index k = L_.cols(), np = params_.size();
+  const bool lags = np > 0 && params_ != plant_params_;
+  MatX Z(layout_.size, k + (lags ? 1 : 0));
+  Z.leftCols(k) = L_;
+  if (lags) {
+    Z.col(k).setZero();
+    Z.col(k).tail(np) = params_ - plant_params_;
+  }
+  const MatX out = propagate_coordinates(Z, r_p);
+  L_ = out.leftCols(k);
+  if (lags) follow_estimates(out.col(k));
+  // The noise adds a column per body coordinate (18 on the four-bar), but the constraints leave
+  // its responses few directions: compressed now, the update differentiates its channels along
+  // L's rank (3–4 columns on the four-bar) instead of 21.
+  add_process_noise(layout_.v - layout_.q);
+  if (L_.cols() > k) compress();
 }
 
-void ExtendedKalmanFilter::follow_estimates(const MatX& r_p) {
+void ExtendedKalmanFilter::follow_estimates(const VecX& response) {
   // x(p̂) = x(p₀) + ∂x/∂p (p̂ − p₀) + O(|p̂ − p₀|²) for the step from the same start: the
-  // parameter's column of the transition applied to the lag. Each step adds its own, so the
-  // sum over steps is the trajectory's first-order response. plant_lags_estimates() bounds the
-  // second-order rest.
-  if (params_.size() == 0 || params_ == plant_params_) return;
-  VecX z = VecX::Zero(layout_.size);
-  z.tail(params_.size()) = params_ - plant_params_;
-  state_ = displaced(state_, tangent_of(propagate_coordinates(z, r_p)), 1.0);
+  // parameter's column of the transition applied to the lag (`response`). Each step adds its
+  // own, so the sum over steps is the trajectory's first-order response.
+  // plant_lags_estimates() bounds the second-order rest.
+  state_ = displaced(state_, tangent_of(response), 1.0);
 }
 
 MatX ExtendedKalmanFilter::transition_jacobian() const {
-  // F column by column: a unit direction of q, v, a or v̇ through the step (λ_n is not read by
+  // F: every unit direction of q, v, a, v̇ and λ_n through the step (λ_n is not read by
   // the step: zero columns), a parameter through its residual's derivative.
   if (settings_.kind != FilterKind::kExtended)
     throw std::logic_error(
@@ -134,17 +163,12 @@ MatX ExtendedKalmanFilter::transition_jacobian() const {
   MatX r_p(plant_->step->rows(), params_.size());
   for (int k = 0; k < static_cast<int>(params_.size()); ++k)
     r_p.col(k) = parameter_residual(k, prev_, state_);
-  MatX F = MatX::Zero(layout_.size, layout_.size);
-  for (int j = 0; j < layout_.size; ++j) {
-    if (j >= layout_.lambda && j < layout_.p) continue;
-    VecX z = VecX::Zero(layout_.size);
-    z(j) = 1.0;
-    F.col(j) = propagate_coordinates(z, r_p);
-  }
+  // λ_n's columns come out zero: the step does not read λ_n.
+  const MatX F = propagate_coordinates(MatX::Identity(layout_.size, layout_.size), r_p);
   return F;
 }
 
-void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
+void ExtendedKalmanFilter::add_process_noise(int n) {
   // A white acceleration w_i of body coordinate i acts as the force M e_i w_i, whose mean over
   // the step has the variance q²/h: R_p = −M e_i, propagated with dS = 0; its column of L is
   // that response times q/√h. A parameter's random walk adds w √h to its own.
@@ -170,13 +194,17 @@ void ExtendedKalmanFilter::add_process_noise(const StateTangent& zero, int n) {
     R_p.col(c).head(n) = -Me;
     e(noisy[c]) = 0.0;
   }
-  const MatX dX = count > 0 ? step.respond(R_p) : MatX();
-  StateTangent next;
-  for (Eigen::Index c = 0; c < count; ++c) {
-    step.step_tangent(zero, dX.col(c).head(n), dX.col(c).tail(dX.rows() - n), next);
-    next.memory = zero.memory;
-    added.push_back(density[static_cast<std::size_t>(c)] / std::sqrt(h) *
-                    tangent_coordinates(next));
+  if (count > 0) {
+    // The responses' end tangents from a fixed start (dS = 0), scaled to q/√h each.
+    const MatX dX = step.respond(R_p);
+    const MatX zero_n = MatX::Zero(n, count);
+    const TangentColumns start{zero_n, zero_n, zero_n, zero_n, MatX::Zero(dX.rows() - n, count)};
+    TangentColumns next;
+    step.step_tangent(start, dX.topRows(n), dX.bottomRows(dX.rows() - n), next);
+    MatX Z = MatX::Zero(layout_.size, count);
+    write_columns(next, Z);
+    for (Eigen::Index c = 0; c < count; ++c)
+      added.push_back(density[static_cast<std::size_t>(c)] / std::sqrt(h) * Z.col(c));
   }
   add_parameter_walks(added);
   if (added.empty()) return;
@@ -196,31 +224,40 @@ void ExtendedKalmanFilter::add_parameter_walks(std::vector<VecX>& columns) const
 }
 
 void ExtendedKalmanFilter::compress() {
-  // (S L)ᵀ Π = Q R gives L Lᵀ = S⁻¹ Π Rᵀ R Πᵀ S⁻¹: the root S⁻¹ Π Rᵀ, its columns cut at R's
-  // rank. The extended filter's columns are exact tangents: S = I, rank at 1e-14 of the largest
-  // pivot. The unscented filter's are differences of Newton solutions, each within newton_tol
-  // of its step: S scales each block to units of that noise (positions tol, velocities tol/h,
-  // v̇ and a tol/h², as a step's increments relate them), and a direction no larger than it
-  // (|R_ii| ≤ 1) is the iteration's noise, not a covariance (without the cut, the noise fills
-  // every direction and the sigma points grow to 2 × 89 on the four-bar).
+  // The extended filter's columns are exact tangents: S L = U Σ Vᵀ gives L Lᵀ = (L V)(L V)ᵀ, the
+  // root L V cut at the rank (singular values above 1e-14 of the largest). L is tall and thin
+  // (89 × 4 on the four-bar after an update): its SVD is a Householder QR of L's few columns
+  // and a Jacobi SVD of the small R, where the pivoted QR of Lᵀ below turns 89 short columns
+  // (a tenth of an extended filter's step).
   if (L_.cols() == 0) return;
-  VecX scale = VecX::Ones(layout_.size);
-  double floor = 0.0;
-  const bool noisy = settings_.kind == FilterKind::kUnscented;
-  if (noisy) {
-    const double tol = plant_->run.solver.newton_tol;
-    scale.segment(layout_.q, layout_.v - layout_.q).setConstant(1.0 / tol);
-    scale.segment(layout_.v, layout_.a - layout_.v).setConstant(h_ / tol);
-    scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
-    for (std::size_t k = 0; k < settings_.parameters.size(); ++k)  // set exactly, not solved
-      scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
-    floor = 1.0;
+  if (settings_.kind == FilterKind::kExtended) {
+    const Eigen::JacobiSVD<MatX, Eigen::HouseholderQRPreconditioner> svd(L_, Eigen::ComputeThinV);
+    const VecX& sv = svd.singularValues();  // decreasing
+    Eigen::Index rank = 1;
+    while (rank < sv.size() && sv(rank) > 1e-14 * sv(0)) ++rank;
+    L_ = L_ * svd.matrixV().leftCols(rank);
+    return;
   }
+  // The unscented filter's columns are differences of Newton solutions, each within newton_tol
+  // of its step: S scales each block to units of that noise (positions tol, velocities tol/h,
+  // v̇ and a tol/h², as a step's increments relate them). (S L)ᵀ Π = Q R gives
+  // L Lᵀ = S⁻¹ Π Rᵀ R Πᵀ S⁻¹: the root S⁻¹ Π Rᵀ, its columns cut where |R_ii| ≤ 1: a direction
+  // no larger than the noise is the iteration's, not a covariance (without the cut, the noise
+  // fills every direction and the sigma points grow to 2 × 89 on the four-bar). The pivots
+  // put each parameter (scaled to be set exactly) in a column of its own, the layout the
+  // sigma points' plants are built on (separate_parameters).
+  VecX scale(layout_.size);
+  const double tol = plant_->run.solver.newton_tol;
+  scale.segment(layout_.q, layout_.v - layout_.q).setConstant(1.0 / tol);
+  scale.segment(layout_.v, layout_.a - layout_.v).setConstant(h_ / tol);
+  scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
+  for (std::size_t k = 0; k < settings_.parameters.size(); ++k)
+    scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
   const MatX Lt = (scale.asDiagonal() * L_).transpose();
   Eigen::ColPivHouseholderQR<MatX> qr(Lt);
   qr.setThreshold(1e-14);
   Eigen::Index rank = std::max<Eigen::Index>(1, qr.rank());
-  while (noisy && rank > 1 && std::abs(qr.matrixR()(rank - 1, rank - 1)) <= floor) --rank;
+  while (rank > 1 && std::abs(qr.matrixR()(rank - 1, rank - 1)) <= 1.0) --rank;
   const MatX R = qr.matrixR().topRows(rank).template triangularView<Eigen::Upper>();
   L_ = scale.cwiseInverse().asDiagonal() * (qr.colsPermutation() * R.transpose());
 }
@@ -231,6 +268,7 @@ MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const
   // entries can be β′ ≈ 1/h² larger and must not shrink the step to round-off).
   const RunStats stats;
   std::vector<double> plus, minus;
+  State x = state_;  // each displaced state, in one storage
   const std::vector<bool> angle = estimation::angle_channels(channels);
   MatX Y = MatX::Zero(static_cast<Eigen::Index>(channels.names().size()), L_.cols());
   for (Eigen::Index c = 0; c < L_.cols(); ++c) {
@@ -239,8 +277,10 @@ MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const
     if (!(size > 0.0)) continue;
     const double eps = kChannelStep / size;
     const StateTangent d = tangent_of(L_.col(c));
-    channels.evaluate(displaced(state_, d, eps), stats, plus);
-    channels.evaluate(displaced(state_, d, -eps), stats, minus);
+    displace(state_, d, eps, x);
+    channels.evaluate(x, stats, plus);
+    displace(state_, d, -eps, x);
+    channels.evaluate(x, stats, minus);
     for (std::size_t k = 0; k < plus.size(); ++k)
       Y(static_cast<Eigen::Index>(k), c) =
           estimation::channel_difference(plus[k], minus[k], angle[k]) / (2.0 * eps);

@@ -34,7 +34,13 @@ void StateTangent::fill_nan() {
 }
 
 State displaced(const State& s, const StateTangent& d, double eps) {
-  State x = s;
+  State x;
+  displace(s, d, eps, x);
+  return x;
+}
+
+void displace(const State& s, const StateTangent& d, double eps, State& x) {
+  x = s;
   for (std::size_t b = 0; b < s.x_W.size(); ++b) {
     const auto k = static_cast<Eigen::Index>(6 * b);
     x.x_W[b] += eps * d.q.segment<3>(k);
@@ -50,7 +56,6 @@ State displaced(const State& s, const StateTangent& d, double eps) {
     x.lambda_jump += eps * d.lambda_jump;
     x.Lambda += eps * d.Lambda;
   }
-  return x;
 }
 
 StateTangent central_difference(const State& plus, const State& minus, double eps) {

@@ -88,8 +88,20 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   hdq_step_ = hdq_;
 }
 
-void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
-                                     StateTangent& next) const {
+namespace {
+// A StateTangent as one column, and back (q, v, a, v̇, λ).
+TangentColumns columns_of(const StateTangent& d) { return {d.q, d.v, d.a, d.vdot, d.lambda}; }
+void copy_column(const TangentColumns& c, StateTangent& d) {
+  d.q = c.q.col(0);
+  d.v = c.v.col(0);
+  d.a = c.a.col(0);
+  d.vdot = c.vdot.col(0);
+  d.lambda = c.lambda.col(0);
+}
+}  // namespace
+
+void StepLinearization::step_tangent(const TangentColumns& dS, const MatX& dvdot,
+                                     const MatX& dlambda, TangentColumns& next) const {
   // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
   // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
   const int n = sys_.num_dofs();
@@ -97,31 +109,57 @@ void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, 
   next.vdot = dvdot;
   next.lambda = dlambda;
   next.a = ((1.0 - af) * dvdot + af * dS.vdot - am * dS.a) / (1.0 - am);
-  const VecX dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
+  const MatX dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
   next.v = dS.v + h * (1.0 - gamma) * dS.a + h * gamma * next.a;
-  next.q.resize(n);
+  next.q.resize(n, dS.cols());
   for (Eigen::Index b = 0; b < n / 6; ++b) {
     const Vec3 psi = hdq_step_.segment<3>(6 * b + 3);
-    next.q.segment<3>(6 * b) = dS.q.segment<3>(6 * b) + dhdq.segment<3>(6 * b);
-    next.q.segment<3>(6 * b + 3) = so3::exp(psi).transpose() * dS.q.segment<3>(6 * b + 3) +
-                                   so3::tangent(psi) * dhdq.segment<3>(6 * b + 3);
+    next.q.middleRows<3>(6 * b) = dS.q.middleRows<3>(6 * b) + dhdq.middleRows<3>(6 * b);
+    next.q.middleRows<3>(6 * b + 3).noalias() =
+        so3::exp(psi).transpose() * dS.q.middleRows<3>(6 * b + 3);
+    next.q.middleRows<3>(6 * b + 3).noalias() += so3::tangent(psi) * dhdq.middleRows<3>(6 * b + 3);
   }
+}
+
+void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
+                                     StateTangent& next) const {
+  TangentColumns out;
+  step_tangent(columns_of(dS), dvdot, dlambda, out);
+  copy_column(out, next);
+}
+
+MatX StepLinearization::residual_tangent(const TangentColumns& next, const MatX& dvdot,
+                                         const MatX& dlambda) const {
+  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
+  // B dv + ∂(B v + Φ_t)/∂q dq.
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  MatX dR(n + m, next.cols());
+  dR.topRows(n).noalias() = (K_ - dfdq_) * next.q;
+  dR.topRows(n).noalias() -= dfdv_ * next.v;
+  VecX Mdv;
+  for (Eigen::Index c = 0; c < dvdot.cols(); ++c) {
+    if (dvdot.col(c).isZero(0.0)) continue;  // a propagation's dX = 0 pass
+    sys_.mass_times(dvdot.col(c), Mdv);
+    dR.col(c).head(n) += Mdv;
+  }
+  if (m > 0) {
+    dR.topRows(n).noalias() += B_.transpose() * dlambda;
+    if (stabilized_) {
+      dR.bottomRows(m).noalias() = B_ * next.v;
+      dR.bottomRows(m).noalias() += D_ * next.q;
+    } else {
+      dR.bottomRows(m).noalias() = B_ * next.q;
+    }
+  }
+  return dR;
 }
 
 void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                                     StateTangent& next, VecX& dR) const {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  step_tangent(dS, dvdot, dlambda, next);
-  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
-  // B dv + ∂(B v + Φ_t)/∂q dq.
-  VecX Mdv;
-  sys_.mass_times(dvdot, Mdv);
-  dR.resize(n + m);
-  dR.head(n) = Mdv - dfdq_ * next.q - dfdv_ * next.v + K_ * next.q;
-  if (m > 0) {
-    dR.head(n) += B_.transpose() * dlambda;
-    dR.tail(m) = stabilized_ ? VecX(B_ * next.v + D_ * next.q) : VecX(B_ * next.q);
-  }
+  TangentColumns out;
+  step_tangent(columns_of(dS), dvdot, dlambda, out);
+  dR = residual_tangent(out, dvdot, dlambda).col(0);
+  copy_column(out, next);
 }
 
 void StepLinearization::factorize_if_needed() {
@@ -156,11 +194,12 @@ void StepLinearization::factorize_if_needed() {
     else
       A.bottomLeftCorner(m, n).noalias() = row_scale_ * B_ * Q;
   }
-  lu_.compute(A);
   // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
   // pivots would judge the scaling, not the matrix. A probe's residual judges the solution.
+  if (!lu_.compute(A)) return;
   const VecX probe = VecX::Ones(n + m);
-  const VecX x = lu_.solve(probe);
+  MatX x = probe;
+  lu_.solve_in_place(x);
   factorized_ = x.allFinite() && (A * x - probe).norm() <= 1e-8 * probe.norm();
 }
 
@@ -173,14 +212,16 @@ MatX StepLinearization::respond(const MatX& R_p) const {
   // −R_X⁻¹ R_p, column by column as solve() but in one pass of the factorization.
   MatX sb = -R_p;
   sb.bottomRows(sys_.num_constraints()) *= row_scale_;
-  return lu_.solve(sb);
+  lu_.solve_in_place(sb);
+  return sb;
 }
 
 VecX StepLinearization::solve(const VecX& b) const {
   // R_X x = b with A = S R_X, S = diag(1, s): A x = S b.
-  VecX sb = b;
-  sb.tail(sys_.num_constraints()) *= row_scale_;
-  return lu_.solve(sb);
+  MatX sb = b;
+  sb.bottomRows(sys_.num_constraints()) *= row_scale_;
+  lu_.solve_in_place(sb);
+  return sb.col(0);
 }
 
 bool StepLinearization::solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot,
@@ -199,15 +240,24 @@ bool StepLinearization::solve_exactly(const StateTangent& dS, const VecX& R_p, V
   return true;
 }
 
+void StepLinearization::propagate(const TangentColumns& dS, const MatX& R_p,
+                                  TangentColumns& next) const {
+  // R_S dS (the residual's change with dX = 0), then dX = −R_X⁻¹ (R_S dS + R_p) in one solve
+  // and the step's formulas at it (the residual at dX is 0: not needed).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const MatX zero_n = MatX::Zero(n, dS.cols()), zero_m = MatX::Zero(m, dS.cols());
+  step_tangent(dS, zero_n, zero_m, next);
+  MatX base = residual_tangent(next, zero_n, zero_m);
+  if (R_p.size() > 0) base += R_p;
+  const MatX dX = respond(base);
+  step_tangent(dS, dX.topRows(n), dX.bottomRows(m), next);
+}
+
 void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
                                   StateTangent& next) const {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  const VecX zero_n = VecX::Zero(n), zero_m = VecX::Zero(m);
-  VecX base;
-  directional(dS, zero_n, zero_m, next, base);  // R_S dS: the part independent of dX
-  if (R_p.size() > 0) base += R_p;
-  const VecX dX = solve(-base);
-  step_tangent(dS, dX.head(n), dX.tail(m), next);  // the residual at dX is 0: not needed
+  TangentColumns out;
+  propagate(columns_of(dS), R_p, out);
+  copy_column(out, next);
   next.memory = dS.memory;
 }
 
@@ -260,7 +310,8 @@ void StepLinearization::transposed_residual(const VecX& mu, StateTangent& w) con
 
 VecX StepLinearization::solve_transposed(const VecX& w) const {
   // R_Xᵀ μ = w with A = S R_X, S = diag(1, β′): Aᵀ (S⁻¹ μ) = w.
-  VecX mu = lu_.transpose().solve(w);
+  VecX mu = w;
+  lu_.solve_transposed_in_place(mu);
   const Eigen::Index m = sys_.num_constraints();
   mu.tail(m) *= row_scale_;
   return mu;

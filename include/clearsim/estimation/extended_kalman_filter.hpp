@@ -149,14 +149,15 @@ class ExtendedKalmanFilter {
   // One step (or part of one) of size h with its linearization and the covariance through it;
   // false with the reason in `why` if the plant's step fails or its matrix is singular.
   bool predict_part(double h, std::string& why);
-  // The columns of L through the step; r_p: the residual's derivatives in the parameters.
+  // The columns of L through the step, and the state's first-order following of the estimates;
+  // r_p: the residual's derivatives in the parameters.
   void propagate_covariance(const MatX& r_p);
-  // The step's end moved to first order from the plant's parameters to the estimates: the
-  // step's response to R_p (p̂ − p_plant), with its start fixed.
-  void follow_estimates(const MatX& r_p);
+  // The step's end moved to first order from the plant's parameters to the estimates by
+  // `response`, the step's response to R_p (p̂ − p_plant) with its start fixed.
+  void follow_estimates(const VecX& response);
   // Whether the plant's parameters are too far from the estimates for the prediction.
   bool plant_lags_estimates() const;
-  void add_process_noise(const StateTangent& zero, int n);
+  void add_process_noise(int n);
   // A parameter's random walk over a step: w √h on its own coordinate (one column each).
   void add_parameter_walks(std::vector<VecX>& columns) const;
   // L replaced by a root of L Lᵀ with at most rank(L) columns (pivoted QR of Lᵀ).
@@ -179,9 +180,10 @@ class ExtendedKalmanFilter {
   void update_sigma_plants(double gamma, std::vector<double>& s_plus, std::vector<double>& s_minus);
   // The shared end of an update: the root [L − K Y, K R^½, K E], the correction K·innovation.
   void apply_update(const VecX& innovation, const MatX& Y, const MatX& E, const VecX& R);
-  // The step's tangent for the tangent z (coordinates) of its start, the parameters' part
-  // through the residuals' derivatives r_p (one column per parameter).
-  VecX propagate_coordinates(const VecX& z, const MatX& r_p) const;
+  // The step's tangents for the tangents Z (coordinates, a column each) of its start, the
+  // parameters' part through the residuals' derivatives r_p (one column per parameter): in one
+  // pass of the step's factorization.
+  MatX propagate_coordinates(const MatX& Z, const MatX& r_p) const;
   // The channels' derivatives along the columns of L (channels × columns).
   MatX channels_along_root(const ChannelSet& channels) const;
   // The channels' derivatives along each coordinate of z at the current state.
@@ -192,6 +194,10 @@ class ExtendedKalmanFilter {
   // A full tangent of the current state from the coordinates z (and back).
   StateTangent tangent_of(const VecX& z) const;
   VecX tangent_coordinates(const StateTangent& d) const;
+  // The same for many columns: the state blocks of Z's columns, and back into Z's rows (its
+  // parameter rows untouched).
+  TangentColumns columns_of(const MatX& Z) const;
+  void write_columns(const TangentColumns& t, MatX& Z) const;
   void correct(const VecX& dz);
   void warn_unobserved();
   // The χ² test of the innovations over a window of updates; warns once when it fails.

@@ -21,8 +21,20 @@ struct StateTangent {
   void fill_nan();
 };
 
+// Many tangents of a state at once, one per column: StateTangent's q, v, a, v̇ and λ blocks as
+// matrices (memory and NSGA's corrections excepted). A Kalman filter's covariance root goes
+// through a step this way in one pass (matrix products and one multi-column solve) instead of
+// column by column.
+struct TangentColumns {
+  MatX q, v, a, vdot, lambda;
+  Eigen::Index cols() const { return q.cols(); }
+};
+
 // s displaced by eps·d: x_W + eps δx, R exp(eps δθ), v + eps δv, ...
 State displaced(const State& s, const StateTangent& d, double eps);
+// The same into x, reusing its storage (no allocation when x already has s's sizes): for loops
+// that displace one state along many directions.
+void displace(const State& s, const StateTangent& d, double eps, State& x);
 
 // The central difference (plus ⊖ minus)/(2 eps), rotations by log(R₋ᵀR₊) (exact to O(eps²) at
 // the midpoint).

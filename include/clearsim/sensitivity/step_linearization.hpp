@@ -19,6 +19,7 @@
 
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/math/body_kinematics.hpp"
+#include "clearsim/math/small_lu.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 
@@ -48,6 +49,9 @@ class StepLinearization {
   // for the start's tangent dS and the unknowns' (dv̇, dλ), memory excepted.
   void step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                     StateTangent& next) const;
+  // The same for many columns (next must not be dS).
+  void step_tangent(const TangentColumns& dS, const MatX& dvdot, const MatX& dlambda,
+                    TangentColumns& next) const;
   // The unknowns' response dX = −R_X⁻¹ R_p (rows n + m, a column per column of R_p) with the
   // step's start fixed, with the factorization of factorize(): several inputs in one solve.
   MatX respond(const MatX& R_p) const;
@@ -62,6 +66,8 @@ class StepLinearization {
   // The tangent of the step's end for the tangent dS of its start and the residual's derivative
   // R_p in an input (empty: none), with the factorization of factorize().
   void propagate(const StateTangent& dS, const VecX& R_p, StateTangent& next) const;
+  // The same for many columns (R_p: a column per column of dS, or empty; next must not be dS).
+  void propagate(const TangentColumns& dS, const MatX& R_p, TangentColumns& next) const;
 
   // The transposes, for the adjoint (adjoint_gradient.hpp), each checked by a dot-product test
   // against directional() (tests/verification/adjoint_gradient_test.cpp):
@@ -88,11 +94,14 @@ class StepLinearization {
   bool stabilized_ = false;
   MatX D_;         // stabilized rows: ∂(B v + Φ_t)/∂q at the step's end, v fixed
   VecX hdq_step_;  // the step's increment hΔq
+  // The residual's derivative R_X dX + R_S dS along the end tangents `next` the step's formulas
+  // made of (dS, dv̇, dλ): dR of directional(), a column per column.
+  MatX residual_tangent(const TangentColumns& next, const MatX& dvdot, const MatX& dlambda) const;
   // R_X x = b solved as (S R_X) x = S b with factorize()'s matrix, S = diag(1, row_scale_).
   VecX solve(const VecX& b) const;
   void factorize_if_needed();
   MatX scaled_R_X_;  // diag(1, row_scale_) R_X
-  Eigen::PartialPivLU<MatX> lu_;
+  SmallLU lu_;
   double row_scale_ = 1.0;  // β′ (index-3 rows) or 1/(hγ c) (stabilized rows)
   bool factorize_tried_ = false;
   bool factorized_ = false;
