@@ -290,8 +290,8 @@ NearestTriangle FclTree::nearest(const Vec3& p_M, int hint) const {
     stack.pop_back();
     if (prunes(lower, bound)) continue;
     const auto& node = bvh.getBV(id);
-    if (node.isLeaf()) {
-      const int t = node.primitiveId();
+    if (cs::fcl_plugin::is_leaf(node)) {
+      const int t = cs::fcl_plugin::triangle_of(node);
       const auto c = corners_of(m, t);
       const Vec3 q = cs::closest_point_on_triangle(p_M, c[0], c[1], c[2]);
       if ((q - p_M).squaredNorm() < best) {
@@ -302,7 +302,7 @@ NearestTriangle FclTree::nearest(const Vec3& p_M, int hint) const {
       }
       continue;
     }
-    const int a = node.leftChild(), b = node.rightChild();
+    const int a = node.first_child, b = node.first_child + 1;
     const double da = squared_distance_to(bvh.getBV(a).bv.obb, p_M);
     const double db = squared_distance_to(bvh.getBV(b).bv.obb, p_M);
     if (da <= db) {  // the nearer child on top
