@@ -65,10 +65,10 @@ class MeshBvh {
   // X_b, sorted: the pairs of FCL's collide (intersecting_triangles_fcl), from a traversal of
   // FCL's two hierarchies written here (plugins/fcl_collide.hpp). A pair of leaves is decided as
   // FCL decides it, by FCL's box test and triangle test in the same relative frame; above the
-  // leaves a pair of boxes is pruned only where FCL would prune it too (a sphere test and the
-  // boxes' six face axes, each box grown by a rounding slack: fewer separating axes than FCL's
-  // fifteen, so never a pruned pair FCL would open), at about half FCL's cost per step on seed
-  // 004's gears (docs/PERFORMANCE.md, "Mesh–mesh contact"). Cost: the boxes the two
+  // leaves a pair of boxes is pruned by a sphere test and the boxes' six face axes, each box
+  // grown by a rounding slack. Two intersecting triangles share a point inside every box that
+  // holds either, so such tests never prune them. Less than half FCL's instructions per step on
+  // seed 004's gears (docs/PERFORMANCE.md, "Mesh–mesh contact"). Cost: the boxes the two
   // hierarchies overlap in, i.e. the triangles near contact.
   static std::vector<std::array<int, 2>> intersecting_triangles(const MeshBvh& a,
                                                                 const MeshPose& X_a,
