@@ -1,7 +1,7 @@
 // The intersecting triangle pairs of two meshes by a traversal of their FCL hierarchies written
-// here (MeshBvh::intersecting_triangles): FCL's collide gives the same pairs at about twice the
-// cost on seed 004's gears (docs/PERFORMANCE.md, "Mesh–mesh contact"). Part of the FCL plugin
-// (plugins/fcl_plugin.cpp) only.
+// here (MeshBvh::intersecting_triangles): FCL's collide gives the same pairs for 2.7 times the
+// instructions on seed 004's gears (docs/PERFORMANCE.md, "Mesh–mesh contact"). Part of the FCL
+// plugin (plugins/fcl_plugin.cpp) only.
 //
 // Why not FCL's collide: near the mesh of two gears the flanks are nearly conformal and the two
 // hierarchies' boxes overlap down to the leaves (90 k box pairs for 570 intersecting triangle
@@ -43,7 +43,8 @@ using Bvh = fcl::BVHModel<fcl::OBBRSSd>;
 inline bool is_leaf(const fcl::BVNodeBase& n) { return n.first_child < 0; }
 inline int triangle_of(const fcl::BVNodeBase& n) { return -(n.first_child + 1); }
 
-// b's node `id` with its box placed in a's frame (axes as columns, centre).
+// A pair of nodes (of a, of b) on the traversal's stack, with b's box placed in a's frame (axes as
+// columns, centre).
 struct PlacedNode {
   int a = 0, b = 0;
   Mat3 axes;
@@ -68,7 +69,7 @@ inline bool may_overlap(const fcl::OBBd& na, const fcl::OBBd& nb, const PlacedNo
   return true;
 }
 
-// Half the surface of a box over 4: what decides which box of a pair is split. FCL splits the one
+// An eighth of a box's surface: what decides which box of a pair is split. FCL splits the one
 // with the longer diagonal; on seed 004's gears, whose flank triangles are long slivers, splitting
 // the one with the larger faces tests 12 % fewer box pairs (89.7 k against 101.7 k at the steady
 // pose).
@@ -100,8 +101,8 @@ inline void intersecting_pairs(const Bvh& a, const TriangleMesh& ma, const Bvh& 
     const bool leaf_a = is_leaf(na), leaf_b = is_leaf(nb);
     const bool may = may_overlap(na.bv.obb, nb.bv.obb, p, slack);
     if (leaf_a && leaf_b) {
-      // FCL's BVTesting, where the cheaper test above has not already separated the boxes (it
-      // separates fewer: FCL's would too).
+      // FCL's BVTesting, where the cheaper test above has not already separated the boxes
+      // (whatever it separates, FCL's fifteen axes separate too).
       if (!may || !fcl::overlap(R, T, na.bv, nb.bv)) continue;
       const int pa = triangle_of(na), pb = triangle_of(nb);
       const auto& ta = ma.triangles[static_cast<std::size_t>(pa)];
