@@ -1,5 +1,6 @@
 // libclearsim_fcl.so: FCL behind MeshBvh (include/clearsim/geometry/mesh_bvh_plugin.hpp). FCL's
-// BVHModel<OBBRSS> holds the hierarchy; collide() gives the pairs of intersecting triangles; the
+// BVHModel<OBBRSS> holds the hierarchy; the pairs of intersecting triangles are collide()'s, from
+// a traversal of FCL's two hierarchies written here (fcl_collide.hpp, faster than collide()); the
 // nearest triangle of a point is a branch and bound over the same tree (nearest()). Only triangle
 // indices are taken from FCL: its mesh–mesh contact points and depths are those of
 // triangle–triangle intersections, not penetrations (docs/contact-meshes-and-gears.md, "Mesh
@@ -16,6 +17,7 @@
 #include <stdexcept>
 
 #include "clearsim/geometry/mesh_bvh_plugin.hpp"
+#include "fcl_collide.hpp"
 
 namespace {
 
@@ -118,6 +120,9 @@ class FclTree final : public cs::MeshBvhTree {
   std::vector<std::array<int, 2>> intersecting_triangles(const MeshPose& X_a,
                                                          const cs::MeshBvhTree& other,
                                                          const MeshPose& X_b) const override;
+  std::vector<std::array<int, 2>> intersecting_triangles_fcl(const MeshPose& X_a,
+                                                             const cs::MeshBvhTree& other,
+                                                             const MeshPose& X_b) const override;
   std::vector<CandidatePair> triangles_within(const MeshPose& X_a, const cs::MeshBvhTree& other,
                                               const MeshPose& X_b, double margin) const override;
   std::vector<std::array<int, 2>> intersecting_among(const MeshPose& X_a,
@@ -145,6 +150,19 @@ class FclTree final : public cs::MeshBvhTree {
 std::vector<std::array<int, 2>> FclTree::intersecting_triangles(const MeshPose& X_a,
                                                                 const cs::MeshBvhTree& other,
                                                                 const MeshPose& X_b) const {
+  Mat3 R;
+  Vec3 T;
+  relative(X_a, X_b, R, T);
+  std::vector<std::array<int, 2>> pairs;
+  cs::fcl_plugin::intersecting_pairs(*model_, mesh_, *of(other).model_, of(other).mesh_, R, T,
+                                     pairs);
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+std::vector<std::array<int, 2>> FclTree::intersecting_triangles_fcl(const MeshPose& X_a,
+                                                                    const cs::MeshBvhTree& other,
+                                                                    const MeshPose& X_b) const {
   // enable_contact = false: FCL only tests triangle–triangle intersection and records the pair.
   const fcl::CollisionRequestd request(std::numeric_limits<int>::max() / 2, false);
   fcl::CollisionResultd result;
@@ -272,8 +290,8 @@ NearestTriangle FclTree::nearest(const Vec3& p_M, int hint) const {
     stack.pop_back();
     if (prunes(lower, bound)) continue;
     const auto& node = bvh.getBV(id);
-    if (node.isLeaf()) {
-      const int t = node.primitiveId();
+    if (cs::fcl_plugin::is_leaf(node)) {
+      const int t = cs::fcl_plugin::triangle_of(node);
       const auto c = corners_of(m, t);
       const Vec3 q = cs::closest_point_on_triangle(p_M, c[0], c[1], c[2]);
       if ((q - p_M).squaredNorm() < best) {
@@ -284,7 +302,7 @@ NearestTriangle FclTree::nearest(const Vec3& p_M, int hint) const {
       }
       continue;
     }
-    const int a = node.leftChild(), b = node.rightChild();
+    const int a = node.first_child, b = node.first_child + 1;
     const double da = squared_distance_to(bvh.getBV(a).bv.obb, p_M);
     const double db = squared_distance_to(bvh.getBV(b).bv.obb, p_M);
     if (da <= db) {  // the nearer child on top

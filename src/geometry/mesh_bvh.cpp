@@ -26,6 +26,13 @@ std::vector<std::array<int, 2>> MeshBvh::intersecting_triangles(const MeshBvh& a
   return a.tree_->intersecting_triangles(X_a, *b.tree_, X_b);
 }
 
+std::vector<std::array<int, 2>> MeshBvh::intersecting_triangles_fcl(const MeshBvh& a,
+                                                                    const MeshPose& X_a,
+                                                                    const MeshBvh& b,
+                                                                    const MeshPose& X_b) {
+  return a.tree_->intersecting_triangles_fcl(X_a, *b.tree_, X_b);
+}
+
 std::vector<CandidatePair> MeshBvh::triangles_within(const MeshBvh& a, const MeshPose& X_a,
                                                      const MeshBvh& b, const MeshPose& X_b,
                                                      double margin) {

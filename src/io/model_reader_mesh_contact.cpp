@@ -17,7 +17,8 @@ const std::vector<std::string> kMeshContactKeys = {
     "type",           "shapes",           "pinion",           "wheel",
     "contact",        "restitution",      "friction",         "max_regions",
     "match_distance", "candidate_margin", "hold_contact_set", "hold_distance",
-    "region_force",   "reference_length", "patch_tracking",   "tracking_margin"};
+    "region_force",   "reference_length", "patch_tracking",   "tracking_margin",
+    "fcl_collide"};
 
 // The shape named at `c`, checked for use as a contact mesh (errors and warnings at `c`).
 const Shape& read_contact_shape(const Cursor& c, const Model& model) {
@@ -112,6 +113,8 @@ void read_mesh_contact(const Entry& e, const MapView& m, Model& model) {
   // Patch tracking: the broad phase with temporal coherence (off by default, MeshContactOptions);
   // false: the candidates above, or FCL's collide at every evaluation.
   if (auto c = m.find("patch_tracking")) options.patch_tracking = read_bool(*c);
+  // true: FCL's own collide rather than the traversal written here (the same pairs).
+  if (auto c = m.find("fcl_collide")) options.fcl_collide = read_bool(*c);
   if (auto c = m.find("tracking_margin")) options.tracking_margin = read_positive(*c, "m");
   if (auto c = m.find("hold_contact_set")) options.hold_contact_set = read_bool(*c);
   if (auto c = m.find("hold_distance")) options.hold_distance = read_positive(*c, "m");

@@ -17,6 +17,9 @@ class MeshBvhTree {
   virtual std::vector<std::array<int, 2>> intersecting_triangles(const MeshPose& X_a,
                                                                  const MeshBvhTree& b,
                                                                  const MeshPose& X_b) const = 0;
+  virtual std::vector<std::array<int, 2>> intersecting_triangles_fcl(const MeshPose& X_a,
+                                                                     const MeshBvhTree& b,
+                                                                     const MeshPose& X_b) const = 0;
   virtual std::vector<CandidatePair> triangles_within(const MeshPose& X_a, const MeshBvhTree& b,
                                                       const MeshPose& X_b, double margin) const = 0;
   virtual std::vector<std::array<int, 2>> intersecting_among(

@@ -120,11 +120,17 @@ MeshInstance MeshContact::instance(int side, const BodyKinematics& b) const {
 std::vector<Region> MeshContact::detect(const ElementInput& in, DetectionStats* stats,
                                         bool full) const {
   const MeshInstance m0 = instance(0, *in.i), m1 = instance(1, *in.j);
-  if (full) return split_at_apex(find_regions(m0, m1, stats), m0, m1);
+  const auto fcl = [&] {
+    return MeshBvh::intersecting_triangles_fcl(*m0.bvh, m0.pose, *m1.bvh, m1.pose);
+  };
+  if (full) return split_at_apex(find_regions(m0, m1, fcl(), stats), m0, m1);
   const auto search = [&](DetectionStats* st) {
     if (tracker_)
       return split_at_apex(find_regions(m0, m1, tracker_->intersecting(m0, m1, st), st), m0, m1);
-    if (!candidates_) return split_at_apex(find_regions(m0, m1, st), m0, m1);
+    if (!candidates_)
+      return split_at_apex(
+          options_.fcl_collide ? find_regions(m0, m1, fcl(), st) : find_regions(m0, m1, st), m0,
+          m1);
     return split_at_apex(find_regions(m0, m1, candidates_->intersecting(m0, m1, st), st), m0, m1);
   };
   const std::lock_guard<std::mutex> lock(candidates_mutex_);

@@ -77,6 +77,11 @@ struct MeshContactOptions {
   // place of the candidates above when true. Off by default: on seed 004's herringbone pair it
   // does not yet beat FCL's collide (docs/PERFORMANCE.md, "Mesh–mesh contact").
   bool patch_tracking = false;
+  // Without candidates or patch tracking, the intersecting triangle pairs come from a traversal
+  // of FCL's hierarchies written here (MeshBvh::intersecting_triangles), less than half the
+  // instructions of FCL's own collide on seed 004's gears; true: from FCL's collide (the same
+  // pairs, so the same results bit for bit; for comparison).
+  bool fcl_collide = false;
   // Patches nearer than this to the other mesh are tested triangle by triangle. 0: a tenth of
   // the larger median triangle size of the two meshes (PatchTracker).
   double tracking_margin = 0.0;  // [m]
@@ -144,9 +149,9 @@ class MeshContact final : public Element {
     int slot = -1;     // memory slot it matched (−1: none)
   };
   std::vector<RegionResult> evaluate(const ElementInput& in, DetectionStats* stats = nullptr) const;
-  // Regions (vertex–face pairs) at this configuration; `full`: FCL's collide, not the patch
-  // tracking or the reused candidates (the same result by their guarantees; for tests and
-  // benchmarks).
+  // Regions (vertex–face pairs) at this configuration; `full`: FCL's own collide, not the
+  // traversal written here, the patch tracking or the reused candidates (the same result by
+  // their guarantees; for tests and benchmarks).
   std::vector<Region> detect(const ElementInput& in, DetectionStats* stats = nullptr,
                              bool full = false) const;
 
