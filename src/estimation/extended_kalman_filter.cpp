@@ -225,6 +225,9 @@ void ExtendedKalmanFilter::update(const std::vector<int>& sensors, const VecX& y
     std::vector<double> values;
     plant_->sensors->evaluate(state_, RunStats(), values);
     predicted = Eigen::Map<const VecX>(values.data(), static_cast<Eigen::Index>(values.size()));
+    // The columns the process noise appended since the last update fold into L's rank first:
+    // the channels are then differentiated along that many directions.
+    if (L_.cols() > compressed_columns_) compress();
     Y_all = channels_along_root(*plant_->sensors);
     E_all.setZero(Y_all.rows(), 0);
   }

@@ -18,6 +18,9 @@ namespace {
 // nonlinear one's O(step²).
 constexpr double kCompletionStep = 1e-4;
 constexpr double kChannelStep = 1e-6;
+// A covariance root of at most this many columns is compressed by an SVD of itself, a wider one
+// by a pivoted QR of its transpose: whichever was cheaper (compress()).
+constexpr Eigen::Index kThinRoot = 16;
 
 // Positions (kept within tolerance), velocities closest to the given ones, then v̇ and λ: the
 // consistent state nearest to s; a = v̇ as at a start.
@@ -138,11 +141,11 @@ void ExtendedKalmanFilter::propagate_covariance(const MatX& r_p) {
   const MatX out = propagate_coordinates(Z, r_p);
   L_ = out.leftCols(k);
   if (lags) follow_estimates(out.col(k));
-  // The noise adds a column per body coordinate (18 on the four-bar), but the constraints leave
-  // its responses few directions: compressed now, the update differentiates its channels along
-  // L's rank (3–4 columns on the four-bar) instead of 21.
+  // The noise adds a column per body coordinate (18 on a four-bar), but the constraints leave
+  // its responses few directions: L is compressed before an update differentiates its channels
+  // along it (update()), and between samples when it has grown past two thirds of z's size.
   add_process_noise(layout_.v - layout_.q);
-  if (L_.cols() > k) compress();
+  if (L_.cols() > 2 * layout_.size / 3) compress();
 }
 
 void ExtendedKalmanFilter::follow_estimates(const VecX& response) {
@@ -224,42 +227,48 @@ void ExtendedKalmanFilter::add_parameter_walks(std::vector<VecX>& columns) const
 }
 
 void ExtendedKalmanFilter::compress() {
-  // The extended filter's columns are exact tangents: S L = U Σ Vᵀ gives L Lᵀ = (L V)(L V)ᵀ, the
-  // root L V cut at the rank (singular values above 1e-14 of the largest). L is tall and thin
-  // (89 × 4 on the four-bar after an update): its SVD is a Householder QR of L's few columns
-  // and a Jacobi SVD of the small R, where the pivoted QR of Lᵀ below turns 89 short columns
-  // (a tenth of an extended filter's step).
+  // (S L)ᵀ Π = Q R gives L Lᵀ = S⁻¹ Π Rᵀ R Πᵀ S⁻¹: the root S⁻¹ Π Rᵀ, its columns cut at R's
+  // rank. The extended filter's columns are exact tangents: S = I, rank at 1e-14 of the largest
+  // pivot. The unscented filter's are differences of Newton solutions, each within newton_tol
+  // of its step: S scales each block to units of that noise (positions tol, velocities tol/h,
+  // v̇ and a tol/h², as a step's increments relate them), and a direction no larger than it
+  // (|R_ii| ≤ 1) is the iteration's noise, not a covariance (without the cut, the noise fills
+  // every direction and the sigma points grow to 2 × 89 on the four-bar).
   if (L_.cols() == 0) return;
-  if (settings_.kind == FilterKind::kExtended) {
+  const bool noisy = settings_.kind == FilterKind::kUnscented;
+  if (!noisy && L_.cols() <= kThinRoot) {
+    // A thin root (the four-bar's 6 columns after an update): L = U Σ Vᵀ gives the root L V cut
+    // at the same rank, by a Householder QR down L's few columns and a Jacobi SVD of the small
+    // R. The pivoted QR of Lᵀ below turns 89 columns of a few entries each, a tenth of the
+    // four-bar filter's step; for a wide root (the process noise's 18 columns a step, up to 60
+    // between the clearance example's samples) the Jacobi sweeps cost more than that QR.
     const Eigen::JacobiSVD<MatX, Eigen::HouseholderQRPreconditioner> svd(L_, Eigen::ComputeThinV);
     const VecX& sv = svd.singularValues();  // decreasing
     Eigen::Index rank = 1;
     while (rank < sv.size() && sv(rank) > 1e-14 * sv(0)) ++rank;
     L_ = L_ * svd.matrixV().leftCols(rank);
+    compressed_columns_ = L_.cols();
     return;
   }
-  // The unscented filter's columns are differences of Newton solutions, each within newton_tol
-  // of its step: S scales each block to units of that noise (positions tol, velocities tol/h,
-  // v̇ and a tol/h², as a step's increments relate them). (S L)ᵀ Π = Q R gives
-  // L Lᵀ = S⁻¹ Π Rᵀ R Πᵀ S⁻¹: the root S⁻¹ Π Rᵀ, its columns cut where |R_ii| ≤ 1: a direction
-  // no larger than the noise is the iteration's, not a covariance (without the cut, the noise
-  // fills every direction and the sigma points grow to 2 × 89 on the four-bar). The pivots
-  // put each parameter (scaled to be set exactly) in a column of its own, the layout the
-  // sigma points' plants are built on (separate_parameters).
-  VecX scale(layout_.size);
-  const double tol = plant_->run.solver.newton_tol;
-  scale.segment(layout_.q, layout_.v - layout_.q).setConstant(1.0 / tol);
-  scale.segment(layout_.v, layout_.a - layout_.v).setConstant(h_ / tol);
-  scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
-  for (std::size_t k = 0; k < settings_.parameters.size(); ++k)
-    scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
+  VecX scale = VecX::Ones(layout_.size);
+  double floor = 0.0;
+  if (noisy) {
+    const double tol = plant_->run.solver.newton_tol;
+    scale.segment(layout_.q, layout_.v - layout_.q).setConstant(1.0 / tol);
+    scale.segment(layout_.v, layout_.a - layout_.v).setConstant(h_ / tol);
+    scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
+    for (std::size_t k = 0; k < settings_.parameters.size(); ++k)  // set exactly, not solved
+      scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
+    floor = 1.0;
+  }
   const MatX Lt = (scale.asDiagonal() * L_).transpose();
   Eigen::ColPivHouseholderQR<MatX> qr(Lt);
   qr.setThreshold(1e-14);
   Eigen::Index rank = std::max<Eigen::Index>(1, qr.rank());
-  while (rank > 1 && std::abs(qr.matrixR()(rank - 1, rank - 1)) <= 1.0) --rank;
+  while (noisy && rank > 1 && std::abs(qr.matrixR()(rank - 1, rank - 1)) <= floor) --rank;
   const MatX R = qr.matrixR().topRows(rank).template triangularView<Eigen::Upper>();
   L_ = scale.cwiseInverse().asDiagonal() * (qr.colsPermutation() * R.transpose());
+  compressed_columns_ = L_.cols();
 }
 
 MatX ExtendedKalmanFilter::channels_along_root(const ChannelSet& channels) const {

@@ -213,9 +213,10 @@ class ExtendedKalmanFilter {
   VecX params_;       // current estimates
   VecX prior_sigma_;  // their initial σ
   Layout layout_;
-  MatX L_;             // P = L Lᵀ
-  State prev_;         // the last step's start (transition_jacobian)
-  VecX plant_params_;  // the parameters the plant was built with
+  MatX L_;                               // P = L Lᵀ
+  Eigen::Index compressed_columns_ = 0;  // L's columns after the extended filter's last compress()
+  State prev_;                           // the last step's start (transition_jacobian)
+  VecX plant_params_;                    // the parameters the plant was built with
   // The residual was linear in the parameters at the last rebuild (build_plant's probe).
   bool linear_in_parameters_ = false;
   // The unscented filter's plants for the parameters' sigma points: [2k] at p + s₊ T_k,
