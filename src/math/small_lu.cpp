@@ -1,6 +1,7 @@
 #include "clearsim/math/small_lu.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace cs {
 
@@ -31,27 +32,30 @@ bool SmallLU::compute(const MatX& A) {
   return true;
 }
 
-void SmallLU::solve_in_place(MatX& B) const {
+void SmallLU::solve_column(double* x) const {
   const Eigen::Index n = lu_.rows();
   for (Eigen::Index k = 0; k < n; ++k) {
     const auto p = static_cast<Eigen::Index>(perm_[static_cast<std::size_t>(k)]);
-    if (p != k) B.row(k).swap(B.row(p));
+    if (p != k) std::swap(x[k], x[p]);
   }
-  for (Eigen::Index c = 0; c < B.cols(); ++c) {
-    double* x = &B(0, c);
-    for (Eigen::Index k = 0; k < n; ++k) {  // L y = P b, L unit lower
-      const double* l = &lu_(0, k);
-      const double xk = x[k];
-      for (Eigen::Index i = k + 1; i < n; ++i) x[i] -= xk * l[i];
-    }
-    for (Eigen::Index k = n - 1; k >= 0; --k) {  // U x = y
-      const double* u = &lu_(0, k);
-      const double xk = x[k] / u[k];
-      x[k] = xk;
-      for (Eigen::Index i = 0; i < k; ++i) x[i] -= xk * u[i];
-    }
+  for (Eigen::Index k = 0; k < n; ++k) {  // L y = P b, L unit lower
+    const double* l = &lu_(0, k);
+    const double xk = x[k];
+    for (Eigen::Index i = k + 1; i < n; ++i) x[i] -= xk * l[i];
+  }
+  for (Eigen::Index k = n - 1; k >= 0; --k) {  // U x = y
+    const double* u = &lu_(0, k);
+    const double xk = x[k] / u[k];
+    x[k] = xk;
+    for (Eigen::Index i = 0; i < k; ++i) x[i] -= xk * u[i];
   }
 }
+
+void SmallLU::solve_in_place(MatX& B) const {
+  for (Eigen::Index c = 0; c < B.cols(); ++c) solve_column(&B(0, c));
+}
+
+void SmallLU::solve_in_place(VecX& b) const { solve_column(b.data()); }
 
 void SmallLU::solve_transposed_in_place(VecX& b) const {
   // Aᵀ = Uᵀ Lᵀ P: Uᵀ y = b (lower), Lᵀ z = y (unit upper), x = Pᵀ z.

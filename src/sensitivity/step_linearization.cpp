@@ -1,5 +1,7 @@
 #include "clearsim/sensitivity/step_linearization.hpp"
 
+#include <type_traits>
+
 #include "clearsim/math/so3.hpp"
 
 namespace cs {
@@ -89,77 +91,93 @@ void StepLinearization::linearize(const State& prev, const State& s) {
 }
 
 namespace {
-// A StateTangent as one column, and back (q, v, a, v̇, λ).
-TangentColumns columns_of(const StateTangent& d) { return {d.q, d.v, d.a, d.vdot, d.lambda}; }
-void copy_column(const TangentColumns& c, StateTangent& d) {
-  d.q = c.q.col(0);
-  d.v = c.v.col(0);
-  d.a = c.a.col(0);
-  d.vdot = c.vdot.col(0);
-  d.lambda = c.lambda.col(0);
+// The step's formulas (alpha_update) differentiated, for one tangent (T = StateTangent, X = VecX)
+// or many (T = TangentColumns, X = MatX): a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq), whose
+// body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r). Written once for both, so that a
+// single tangent (the direct sensitivities, a parameter per step) pays no copies into matrices.
+template <class T, class X>
+void step_formulas(const AlphaParameters& p, double h, const VecX& hdq_step, const T& dS,
+                   const X& dvdot, const X& dlambda, T& next) {
+  const Eigen::Index n = dS.q.rows();
+  const double am = p.alpha_m, af = p.alpha_f, beta = p.beta, gamma = p.gamma;
+  next.vdot = dvdot;
+  next.lambda = dlambda;
+  next.a = ((1.0 - af) * dvdot + af * dS.vdot - am * dS.a) / (1.0 - am);
+  const X dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
+  next.v = dS.v + h * (1.0 - gamma) * dS.a + h * gamma * next.a;
+  next.q.resize(n, dS.q.cols());
+  for (Eigen::Index b = 0; b < n / 6; ++b) {
+    const Vec3 psi = hdq_step.segment<3>(6 * b + 3);
+    next.q.template middleRows<3>(6 * b) =
+        dS.q.template middleRows<3>(6 * b) + dhdq.template middleRows<3>(6 * b);
+    next.q.template middleRows<3>(6 * b + 3).noalias() =
+        so3::exp(psi).transpose() * dS.q.template middleRows<3>(6 * b + 3);
+    next.q.template middleRows<3>(6 * b + 3).noalias() +=
+        so3::tangent(psi) * dhdq.template middleRows<3>(6 * b + 3);
+  }
+}
+
+// The Jacobians of the residual at the step's end, for residual_of.
+struct ResidualJacobians {
+  const System& sys;
+  const MatX &dfdq, &dfdv, &K, &B, &D;
+  bool stabilized;
+};
+
+// dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
+// B dv + ∂(B v + Φ_t)/∂q dq, along the end tangents `next` (one or many, as step_formulas).
+template <class T, class X>
+X residual_of(const ResidualJacobians& J, const T& next, const X& dvdot, const X& dlambda) {
+  const int n = J.sys.num_dofs(), m = J.sys.num_constraints();
+  X dR(n + m, next.q.cols());
+  dR.topRows(n).noalias() = J.K * next.q;
+  dR.topRows(n).noalias() -= J.dfdq * next.q;
+  dR.topRows(n).noalias() -= J.dfdv * next.v;
+  VecX Mdv;
+  if constexpr (std::is_same_v<X, VecX>) {
+    J.sys.mass_times(dvdot, Mdv);
+    dR.head(n) += Mdv;
+  } else {
+    for (Eigen::Index c = 0; c < dvdot.cols(); ++c) {
+      if (dvdot.col(c).isZero(0.0)) continue;  // a propagation's dX = 0 pass
+      J.sys.mass_times(dvdot.col(c), Mdv);
+      dR.col(c).head(n) += Mdv;
+    }
+  }
+  if (m > 0) {
+    dR.topRows(n).noalias() += J.B.transpose() * dlambda;
+    if (J.stabilized) {
+      dR.bottomRows(m).noalias() = J.B * next.v;
+      dR.bottomRows(m).noalias() += J.D * next.q;
+    } else {
+      dR.bottomRows(m).noalias() = J.B * next.q;
+    }
+  }
+  return dR;
 }
 }  // namespace
 
 void StepLinearization::step_tangent(const TangentColumns& dS, const MatX& dvdot,
                                      const MatX& dlambda, TangentColumns& next) const {
-  // The step's formulas (alpha_update) differentiated: a, hΔq, v and q_{n+1} = q_n ∘ exp(hΔq),
-  // whose body-frame tangent is exp(hΔq_r)ᵀ δθ_n + T(hΔq_r) δ(hΔq_r).
-  const int n = sys_.num_dofs();
-  const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma, h = h_;
-  next.vdot = dvdot;
-  next.lambda = dlambda;
-  next.a = ((1.0 - af) * dvdot + af * dS.vdot - am * dS.a) / (1.0 - am);
-  const MatX dhdq = h * (dS.v + h * (0.5 - beta) * dS.a + h * beta * next.a);
-  next.v = dS.v + h * (1.0 - gamma) * dS.a + h * gamma * next.a;
-  next.q.resize(n, dS.cols());
-  for (Eigen::Index b = 0; b < n / 6; ++b) {
-    const Vec3 psi = hdq_step_.segment<3>(6 * b + 3);
-    next.q.middleRows<3>(6 * b) = dS.q.middleRows<3>(6 * b) + dhdq.middleRows<3>(6 * b);
-    next.q.middleRows<3>(6 * b + 3).noalias() =
-        so3::exp(psi).transpose() * dS.q.middleRows<3>(6 * b + 3);
-    next.q.middleRows<3>(6 * b + 3).noalias() += so3::tangent(psi) * dhdq.middleRows<3>(6 * b + 3);
-  }
+  step_formulas(p_, h_, hdq_step_, dS, dvdot, dlambda, next);
 }
 
 void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                                      StateTangent& next) const {
-  TangentColumns out;
-  step_tangent(columns_of(dS), dvdot, dlambda, out);
-  copy_column(out, next);
+  step_formulas(p_, h_, hdq_step_, dS, dvdot, dlambda, next);
 }
 
 MatX StepLinearization::residual_tangent(const TangentColumns& next, const MatX& dvdot,
                                          const MatX& dlambda) const {
-  // dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
-  // B dv + ∂(B v + Φ_t)/∂q dq.
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
-  MatX dR(n + m, next.cols());
-  dR.topRows(n).noalias() = (K_ - dfdq_) * next.q;
-  dR.topRows(n).noalias() -= dfdv_ * next.v;
-  VecX Mdv;
-  for (Eigen::Index c = 0; c < dvdot.cols(); ++c) {
-    if (dvdot.col(c).isZero(0.0)) continue;  // a propagation's dX = 0 pass
-    sys_.mass_times(dvdot.col(c), Mdv);
-    dR.col(c).head(n) += Mdv;
-  }
-  if (m > 0) {
-    dR.topRows(n).noalias() += B_.transpose() * dlambda;
-    if (stabilized_) {
-      dR.bottomRows(m).noalias() = B_ * next.v;
-      dR.bottomRows(m).noalias() += D_ * next.q;
-    } else {
-      dR.bottomRows(m).noalias() = B_ * next.q;
-    }
-  }
-  return dR;
+  return residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, stabilized_}, next, dvdot,
+                     dlambda);
 }
 
 void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                                     StateTangent& next, VecX& dR) const {
-  TangentColumns out;
-  step_tangent(columns_of(dS), dvdot, dlambda, out);
-  dR = residual_tangent(out, dvdot, dlambda).col(0);
-  copy_column(out, next);
+  step_formulas(p_, h_, hdq_step_, dS, dvdot, dlambda, next);
+  dR = residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, stabilized_}, next, dvdot,
+                   dlambda);
 }
 
 void StepLinearization::factorize_if_needed() {
@@ -218,10 +236,10 @@ MatX StepLinearization::respond(const MatX& R_p) const {
 
 VecX StepLinearization::solve(const VecX& b) const {
   // R_X x = b with A = S R_X, S = diag(1, s): A x = S b.
-  MatX sb = b;
-  sb.bottomRows(sys_.num_constraints()) *= row_scale_;
+  VecX sb = b;
+  sb.tail(sys_.num_constraints()) *= row_scale_;
   lu_.solve_in_place(sb);
-  return sb.col(0);
+  return sb;
 }
 
 bool StepLinearization::solve_exactly(const StateTangent& dS, const VecX& R_p, VecX& dvdot,
@@ -255,9 +273,12 @@ void StepLinearization::propagate(const TangentColumns& dS, const MatX& R_p,
 
 void StepLinearization::propagate(const StateTangent& dS, const VecX& R_p,
                                   StateTangent& next) const {
-  TangentColumns out;
-  propagate(columns_of(dS), R_p, out);
-  copy_column(out, next);
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  VecX base;
+  directional(dS, VecX::Zero(n), VecX::Zero(m), next, base);  // R_S dS: dX = 0
+  if (R_p.size() > 0) base += R_p;
+  const VecX dX = solve(-base);
+  step_tangent(dS, dX.head(n), dX.tail(m), next);  // the residual at dX is 0: not needed
   next.memory = dS.memory;
 }
 
