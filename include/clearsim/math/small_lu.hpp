@@ -4,9 +4,8 @@
 // (panels of 8, triangular solves and GEMM calls between them), tuned for large matrices. On a
 // step's 35 × 35 matrix R_X (the four-bar in body poses) that machinery cost 71 k instructions
 // per factorization (callgrind), a sixth of a Kalman filter's step, where the plain
-// right-looking loop below takes 55 k, and its multi-column solves twice this one's. The arithmetic
-// is the textbook one (Golub & Van Loan, Alg. 3.4.1); tests/unit/math/small_lu_test.cpp checks it
-// against Eigen's.
+// right-looking loop below takes 55 k. The arithmetic is the textbook one (Golub & Van Loan,
+// Alg. 3.4.1); tests/unit/math/small_lu_test.cpp checks it against Eigen's.
 #pragma once
 
 #include <vector>
