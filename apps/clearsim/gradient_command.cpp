@@ -25,6 +25,11 @@ CLI::App* GradientCommand::add_to(CLI::App& app) {
   cmd->add_option("--set", sets, "override a value of the model file: PATH=VALUE (repeatable)");
   cmd->add_option("--end", end, "override solver.end [s]");
   cmd->add_option("--step", step, "override solver.step [s]");
+  cmd->add_option("--memory", memory_mib,
+                  "the most memory the stored trajectory may take [MiB]; past it the adjoint "
+                  "keeps checkpoints and runs the steps between them again")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("-o,--output", out, "also write the objective and its gradient to this CSV");
   return cmd;
 }
@@ -38,8 +43,8 @@ int GradientCommand::run() const {
   std::ostringstream text;
   text << in.rdbuf();
   std::vector<std::string> notes;
-  const cs::GradientResult g =
-      cs::model_gradient(text.str(), model, overrides, objective, parameters, notes);
+  const cs::GradientResult g = cs::model_gradient(text.str(), model, overrides, objective,
+                                                  parameters, notes, memory_mib * 1048576.0);
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", model.c_str(), n.c_str());
   // One line per quantity: name, value, unit (the CSV has the same rows).
   std::ostringstream table;
@@ -48,8 +53,14 @@ int GradientCommand::run() const {
   for (std::size_t k = 0; k < parameters.size(); ++k)
     table << "d/d(" << parameters[k] << ")," << g.gradient[k] << "," << g.units[k] << "\n";
   std::printf("%s", table.str().c_str());
-  std::fprintf(stderr, "adjoint: %ld steps stored (%.3g MiB)\n", g.steps,
-               g.stored_bytes / 1048576.0);
+  if (g.checkpoint_every == 1)
+    std::fprintf(stderr, "adjoint: %ld steps stored (%.3g MiB)\n", g.steps,
+                 g.stored_bytes / 1048576.0);
+  else
+    std::fprintf(stderr,
+                 "adjoint: %ld steps, checkpoints every %ld stored (%.3g MiB), %ld steps run "
+                 "again\n",
+                 g.steps, g.checkpoint_every, g.stored_bytes / 1048576.0, g.recomputed_steps);
   if (!out.empty()) {
     std::ofstream f(out);
     f << table.str();

@@ -12,6 +12,7 @@ struct GradientCommand {
   std::string model, objective, out;
   std::vector<std::string> parameters, sets;
   std::string end, step;
+  double memory_mib = 1024.0;  // the stored trajectory's budget
 
   // Adds the subcommand and its options to `app`.
   CLI::App* add_to(CLI::App& app);

@@ -209,7 +209,7 @@ class Model:
             raise err
         return result
 
-    def gradient(self, objective, parameters, end=None, step=None):
+    def gradient(self, objective, parameters, end=None, step=None, memory=1024.0):
         """The gradient of one objective of a run with respect to many numbers of the model file
         at once, by the discrete adjoint (docs/sensitivity.md, *Adjoint gradients*; as
         `clearsim gradient`).
@@ -218,10 +218,14 @@ class Model:
                     "rms(CHANNEL, FILE.csv)"
         parameters  paths of numbers of the model file, as with_overrides names them
         end, step   replace solver.end [s] and solver.step [s] for this run
+        memory      the most memory the stored trajectory may take [MiB]; past it the adjoint
+                    keeps checkpoints and runs the steps between them again
         Returns a Gradient: .value (the objective), .gradient (numpy array, one derivative per
-        parameter), .unit, .units (per parameter), .parameters, .notes. Raises ValueError for a
-        bad objective, ModelFileError for a path that is not a number of the model, and
-        SimulationError when the model has no adjoint (say NSGA) or the run fails.
+        parameter), .unit, .units (per parameter), .parameters, .notes, .steps, .stored_bytes,
+        .checkpoint_every (1 when every state was stored), .recomputed_steps. Raises ValueError
+        for a bad objective or a memory that is not a positive number [MiB], ModelFileError for
+        a path that is not a number of the model, and SimulationError when the model has no
+        adjoint (say NSGA) or the run fails.
         """
         if isinstance(parameters, str):
             parameters = [parameters]
@@ -230,13 +234,15 @@ class Model:
             if not isinstance(p, str):
                 raise TypeError(f"parameters: expected paths of the model file (str), found "
                                 f"{type(p).__name__} {p!r}")
+        if isinstance(memory, bool) or not isinstance(memory, (int, float)) or not memory > 0:
+            raise ValueError(f"memory: expected a positive number of MiB, found {memory!r}")
         if not isinstance(objective, str):
             raise TypeError(f"objective: expected a str such as 'end(slider.position.x)', found "
                             f"{type(objective).__name__} {objective!r}")
         limits = _core.RunLimits(end=end, step=step)
-        value, grad, unit, units, notes, steps, stored = self._core.gradient(limits, objective,
-                                                                             paths)
-        return Gradient(value, grad, unit, units, paths, notes, steps, stored)
+        value, grad, unit, units, notes, steps, stored, every, again = self._core.gradient(
+            limits, objective, paths, float(memory) * 1048576.0)
+        return Gradient(value, grad, unit, units, paths, notes, steps, stored, every, again)
 
     def simulation(self, end=None, step=None, every=None):
         """A Simulation of this model, at its consistent initial state (see clearsim.Simulation)."""
@@ -253,10 +259,11 @@ SimulationError = _core.SimulationError
 
 Gradient = collections.namedtuple(
     "Gradient", ["value", "gradient", "unit", "units", "parameters", "notes", "steps",
-                 "stored_bytes"])
+                 "stored_bytes", "checkpoint_every", "recomputed_steps"])
 Gradient.__doc__ = """Model.gradient's result: the objective's value [unit], its derivatives
-[units] with respect to the parameters (numpy array), the run's notes, its steps and the bytes of
-the trajectory the adjoint stored."""
+[units] with respect to the parameters (numpy array), the run's notes, its steps, the bytes of
+the trajectory the adjoint stored, the steps between its checkpoints (1: every state stored) and
+the steps it ran again from them."""
 
 
 def load(path, overrides=None, **kwargs):

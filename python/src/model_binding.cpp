@@ -144,7 +144,7 @@ py::tuple run(const Model& model, const RunLimits& limits, py::object progress,
 // ValueError for a bad objective, SimulationError when the model has no adjoint or the run
 // fails.
 py::tuple gradient(const Model& model, const RunLimits& limits, const std::string& objective,
-                   const std::vector<std::string>& paths) {
+                   const std::vector<std::string>& paths, double memory_bytes) {
   std::vector<cs::Override> overrides = model.source().overrides;
   limits.append_overrides(overrides);
   std::vector<std::string> notes;
@@ -152,7 +152,7 @@ py::tuple gradient(const Model& model, const RunLimits& limits, const std::strin
   try {
     py::gil_scoped_release release;
     g = cs::model_gradient(model.source().text, model.source().name, overrides, objective, paths,
-                           notes);
+                           notes, memory_bytes);
   } catch (const cs::ModelFileError&) {
     throw;
   } catch (const std::runtime_error& e) {
@@ -165,7 +165,8 @@ py::tuple gradient(const Model& model, const RunLimits& limits, const std::strin
   }
   py::array_t<double> grad(static_cast<py::ssize_t>(g.gradient.size()));
   std::copy(g.gradient.begin(), g.gradient.end(), grad.mutable_data());
-  return py::make_tuple(g.value, grad, g.unit, g.units, notes, g.steps, g.stored_bytes);
+  return py::make_tuple(g.value, grad, g.unit, g.units, notes, g.steps, g.stored_bytes,
+                        g.checkpoint_every, g.recomputed_steps);
 }
 
 }  // namespace
@@ -225,7 +226,8 @@ void register_model(py::module_& m) {
       .def("available_channels", &Model::available_channels)
       .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"),
            py::arg("sensitivities") = std::vector<std::string>{})
-      .def("gradient", &gradient, py::arg("limits"), py::arg("objective"), py::arg("parameters"));
+      .def("gradient", &gradient, py::arg("limits"), py::arg("objective"), py::arg("parameters"),
+           py::arg("memory_bytes") = cs::AdjointGradient::kDefaultMemoryBytes);
 }
 
 }  // namespace clearsim_py

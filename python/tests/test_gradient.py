@@ -37,3 +37,18 @@ def test_bad_objective_path_and_model_are_refused_by_name():
     with pytest.raises(clearsim.SimulationError, match="NSGA"):
         clearsim.load(MODEL).gradient("end(slider.position.x)",
                                       ["joints.rod_slider.clearance.radial"], end=0.001)
+    with pytest.raises(ValueError, match="memory: expected a positive number of MiB"):
+        model.gradient("end(crank_speed.torque)", PATHS, end=0.001, memory=0)
+
+
+def test_a_small_memory_budget_keeps_checkpoints_and_the_same_gradient():
+    # Full Newton at 1e-14: the checkpointed run differs only in its restarted Newton starts.
+    model = clearsim.load(IDEAL, TIGHT)
+    whole = model.gradient("integral(crank_speed.torque)", PATHS, end=0.002)
+    cut = model.gradient("integral(crank_speed.torque)", PATHS, end=0.002, memory=0.1)
+    assert (whole.checkpoint_every, whole.recomputed_steps) == (1, 0)
+    assert (cut.checkpoint_every, cut.recomputed_steps) == (15, 200)
+    assert cut.stored_bytes < 0.5 * whole.stored_bytes
+    np.testing.assert_allclose(cut.gradient, whole.gradient, rtol=1e-9)
+    with pytest.raises(clearsim.SimulationError, match="even with checkpoints every 15 steps"):
+        model.gradient("end(crank_speed.torque)", PATHS, end=0.002, memory=0.01)

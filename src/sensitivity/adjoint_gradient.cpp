@@ -7,6 +7,7 @@
 #include "clearsim/io/result_writer.hpp"
 #include "clearsim/math/so3.hpp"
 #include "clearsim/sensitivity/adjoint_memory.hpp"
+#include "clearsim/sensitivity/adjoint_trajectory.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/simulation.hpp"
@@ -34,12 +35,6 @@ double dot(const StateTangent& a, const StateTangent& b) {
   if (a.memory.size() == b.memory.size()) sum += a.memory.dot(b.memory);
   return sum;
 }
-
-struct AdjointGradient::Trajectory {
-  std::vector<State> states;  // the initial state, then every step's end
-  std::vector<double> t, c;   // their times and the objective channel's values
-  RunStats stats;
-};
 
 AdjointGradient::AdjointGradient(const std::string& text, const std::string& name,
                                  const std::vector<Override>& overrides,
@@ -137,56 +132,28 @@ StateTangent AdjointGradient::channel_gradient(const ChannelSet& ch, const State
   return g;
 }
 
-GradientResult AdjointGradient::compute(System& sys, std::vector<std::string>& notes) {
-  GradientResult out;
-  const double steps = std::round(run_.solver.end / run_.solver.step);
-  out.stored_bytes = (steps + 1.0) * bytes_per_step(sys);
-  if (out.stored_bytes > kMaxStoredBytes) {
-    std::ostringstream os;
-    os << "the adjoint stores every step's state: " << steps << " steps of " << bytes_per_step(sys)
-       << " bytes need " << out.stored_bytes / 1048576.0
-       << " MiB, more than the 1024 MiB allowed (no checkpointing): shorten solver.end or "
-          "lengthen solver.step";
-    throw std::runtime_error(os.str());
-  }
-  // Forward: the run, every step's state and the channel there.
-  Trajectory tr;
+GradientResult AdjointGradient::compute(System& sys, std::vector<std::string>& notes,
+                                        double memory_bytes) {
+  if (!(memory_bytes > 0.0))
+    throw std::invalid_argument("the adjoint's memory budget must be positive [bytes]");
+  // Forward: the run, every step's channel value and its states (or checkpoints).
   Simulation sim(sys, run_);
   if (!sim.initialize(notes)) throw std::runtime_error(sim.stats().message);
-  struct Recorder final : StepObserver {
-    Trajectory& tr;
-    const ChannelSet& ch;
-    long rejected = 0;
-    Recorder(Trajectory& t, const ChannelSet& c) : tr(t), ch(c) {}
-    void record(const State& s, const RunStats& stats) {
-      std::vector<double> v;
-      ch.evaluate(s, stats, v);
-      tr.states.push_back(s);
-      tr.t.push_back(s.t);
-      tr.c.push_back(v[0]);
-    }
-    void on_output(const State&, const RunStats&) override {}
-    void on_step(const State& s, const RunStats& stats) override {
-      if (stats.rejected_steps > rejected)
-        throw std::runtime_error("the step ending at t = " + time_text(s.t) +
-                                 " s was split (Newton failed at full size): it has no adjoint");
-      record(s, stats);
-    }
-    bool reads_joint_reactions() const override { return true; }
-  } recorder(tr, channel_);
-  recorder.record(sim.state(), sim.stats());
-  const bool ok = sim.run_to(sim.state().t + run_.solver.end, &recorder);
-  if (!ok || !sim.stats().ok) throw std::runtime_error(sim.stats().message);
-  tr.stats = sim.stats();
-  out.steps = static_cast<long>(tr.states.size()) - 1;
+  const auto steps = static_cast<long>(fixed_step_count(run_.solver.end, run_.solver.step));
+  AdjointTrajectory tr(sim, channel_, steps, bytes_per_step(sys), memory_bytes);
+  GradientResult out;
+  out.steps = tr.steps();
+  out.stored_bytes = tr.stored_bytes();
+  out.checkpoint_every = tr.every();
   std::vector<double> w;
-  out.value = objective_.evaluate(tr.t, tr.c, w);
+  out.value = objective_.evaluate(tr.times(), tr.values(), w);
   out.unit = objective_.unit();
   for (const auto& par : params_) {
     const std::string u = out.unit.empty() ? std::string("1") : out.unit;
     out.units.push_back(u + "/[" + par->path + "]");
   }
   backward(tr, w, out);
+  out.recomputed_steps = tr.recomputed_steps();
   return out;
 }
 
@@ -212,7 +179,7 @@ void AdjointGradient::memory_update_terms(const MemoryAdjoint& memory, const Sta
   }
 }
 
-void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& w,
+void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>& w,
                                GradientResult& out) const {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const std::size_t np = params_.size();
@@ -221,8 +188,8 @@ void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& 
   // ∂J/∂S_k and ∂J/∂p at step k: the weight times the channel's gradient and explicit derivative.
   auto objective_terms = [&](std::size_t k, StateTangent& lambda) {
     if (w[k] == 0.0) return;
-    const State& s = tr.states[k];
-    const StateTangent g = channel_gradient(channel_, s, tr.stats);
+    const State& s = tr.at(static_cast<long>(k));
+    const StateTangent g = channel_gradient(channel_, s, tr.stats());
     lambda.q += w[k] * g.q;
     lambda.v += w[k] * g.v;
     lambda.a += w[k] * g.a;
@@ -232,20 +199,22 @@ void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& 
       double y[kModels];
       std::vector<double> v;
       for (int i = 0; i < kModels; ++i) {
-        params_[j]->ch[i]->evaluate(s, tr.stats, v);
+        params_[j]->ch[i]->evaluate(s, tr.stats(), v);
         y[i] = v[0];
       }
       out.gradient[j] += w[k] * params_[j]->derivative(y);
     }
   };
-  const std::size_t N = tr.states.size() - 1;
-  StateTangent lambda = StateTangent::zero(tr.states[N]), wS, jr;
+  const auto N = static_cast<std::size_t>(tr.steps());
+  if (N > 0) tr.hold(static_cast<long>(N) - 1);
+  StateTangent lambda = StateTangent::zero(tr.at(tr.steps())), wS, jr;
   objective_terms(N, lambda);
   const MemoryAdjoint memory(sys_, lin);
   VecX wvdot, wlambda, wX(n + m), wm, r[kModels];
   for (std::size_t k = N; k-- > 0;) {
-    const State& prev = tr.states[k];
-    const State& s = tr.states[k + 1];
+    tr.hold(static_cast<long>(k));
+    const State& prev = tr.at(static_cast<long>(k));
+    const State& s = tr.at(static_cast<long>(k) + 1);
     lin.linearize(prev, s);
     if (!lin.factorize())
       throw std::runtime_error("the step ending at t = " + time_text(s.t) +
@@ -280,7 +249,7 @@ void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& 
   for (std::size_t j = 0; j < np; ++j) {
     StateTangent d0;
     std::string why;
-    if (!params_[j]->initial_tangent(run_, tr.states[0], d0, why)) throw std::runtime_error(why);
+    if (!params_[j]->initial_tangent(run_, tr.at(0), d0, why)) throw std::runtime_error(why);
     out.gradient[j] += dot(lambda, d0);
   }
 }
@@ -288,7 +257,7 @@ void AdjointGradient::backward(const Trajectory& tr, const std::vector<double>& 
 GradientResult model_gradient(const std::string& text, const std::string& name,
                               const std::vector<Override>& overrides, const std::string& objective,
                               const std::vector<std::string>& paths,
-                              std::vector<std::string>& notes) {
+                              std::vector<std::string>& notes, double memory_bytes) {
   const AdjointObjective parsed = AdjointObjective::parse(objective);
   if (paths.empty())
     throw std::invalid_argument("--objective '" + objective +
@@ -301,7 +270,7 @@ GradientResult model_gradient(const std::string& text, const std::string& name,
   lm.run = DirectSensitivity::adapted(lm.run, note);
   if (!note.empty()) notes.push_back(note);
   AdjointGradient adjoint(text, name, overrides, paths, parsed, sys, lm.run);
-  return adjoint.compute(sys, notes);
+  return adjoint.compute(sys, notes, memory_bytes);
 }
 
 }  // namespace cs

@@ -113,6 +113,21 @@ bool Simulation::start(State guess, std::vector<std::string>& notes, StartFrom f
   return true;
 }
 
+void Simulation::resume(const State& s, long k) {
+  if (!ready_ || adaptive() || k < 0)
+    throw std::logic_error(
+        "Simulation::resume: a started run of fixed steps resumes after k >= 0 "
+        "of its steps");
+  if (s.x_W.size() != state_.x_W.size() || s.v.size() != state_.v.size() ||
+      s.lambda.size() != state_.lambda.size() || s.memory.size() != state_.memory.size())
+    throw std::logic_error("Simulation::resume: the state is not one of this run's");
+  state_ = s;
+  k_ = k;
+  integrator_ = make_integrator(sys_, settings_.solver);
+  stats_.integrator = integrator_->name();
+  work_->rows.restart(integrator_.get());
+}
+
 double Simulation::step_size() const { return adaptive() ? h_next_ : h_; }
 
 double Simulation::default_stop() const {

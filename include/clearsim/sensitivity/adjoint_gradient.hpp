@@ -3,8 +3,11 @@
 // computes and the direct sensitivities differentiate (direct_sensitivity.hpp,
 // docs/sensitivity.md *Adjoint gradients*).
 //
-// The forward run stores every step's state. Each step n solves R(X; S_n, p) = 0 and makes the
-// state S_{n+1} = G(S_n, X) of it, so the direct tangent is dS_{n+1} = G_S dS_n + G_X dX with
+// The forward run stores every step's state or, past a memory budget, every K-th of them
+// (checkpoints, K ≈ √N) and the backward pass recomputes the steps between two checkpoints from
+// the first (the integrator restarts afresh at every checkpoint in both passes, so the recomputed
+// states are the forward run's bit for bit; checked). Each step n solves R(X; S_n, p) = 0 and makes
+// the state S_{n+1} = G(S_n, X) of it, so the direct tangent is dS_{n+1} = G_S dS_n + G_X dX with
 // R_X dX = −(R_S dS_n + R_p), R_X = J_R G_X, R_S = J_R G_S (J_R: the residual's derivative in
 // the new state). Backwards, with the covector λ_N = ∂J/∂S_N:
 //   R_Xᵀ μ_n = G_Xᵀ λ_{n+1},   λ_n = G_Sᵀ (λ_{n+1} − J_Rᵀ μ_n) + ∂J/∂S_n,
@@ -31,6 +34,7 @@
 
 namespace cs {
 
+class AdjointTrajectory;
 class MemoryAdjoint;
 
 struct GradientResult {
@@ -39,13 +43,16 @@ struct GradientResult {
   std::vector<double> gradient;    // dJ/dp, one per parameter
   std::vector<std::string> units;  // "U/[PATH]" per parameter
   long steps = 0;                  // steps of the forward run
-  double stored_bytes = 0.0;       // memory of the stored trajectory
+  double stored_bytes = 0.0;       // memory of the stored trajectory (states, times, values)
+  long checkpoint_every = 1;       // K: 1 when every state was stored
+  long recomputed_steps = 0;       // steps the backward pass ran again from checkpoints
 };
 
 class AdjointGradient {
  public:
-  // At most this much stored trajectory [bytes]; a longer run is refused (no checkpointing).
-  static constexpr double kMaxStoredBytes = 1024.0 * 1024.0 * 1024.0;
+  // The stored trajectory's default budget [bytes]: a run whose every state fits is stored
+  // whole; a longer one keeps checkpoints; one whose checkpoints would not fit is refused.
+  static constexpr double kDefaultMemoryBytes = 1024.0 * 1024.0 * 1024.0;
 
   // The objective `objective` of the model text (with `overrides`), around the nominal system
   // `sys` run with `run` (as DirectSensitivity::adapted makes them), differentiated in the
@@ -63,18 +70,19 @@ class AdjointGradient {
   // Bytes one stored step of the system takes (the State and its vectors).
   static double bytes_per_step(const System& sys);
 
-  // Runs the model forward, then the adjoint backward. Throws std::runtime_error saying why
-  // when the run fails, a step is split, a step's R_X is singular or the trajectory would not
-  // fit in kMaxStoredBytes.
-  GradientResult compute(System& sys, std::vector<std::string>& notes);
+  // Runs the model forward, then the adjoint backward, storing at most `memory_bytes` of
+  // trajectory (checkpoints when every state would not fit). Throws std::runtime_error saying
+  // why when the run fails, a step is split, a step's R_X is singular or even the checkpoints
+  // would not fit.
+  GradientResult compute(System& sys, std::vector<std::string>& notes,
+                         double memory_bytes = kDefaultMemoryBytes);
 
   // The channel's gradient ∂c/∂S at s (central differences along each coordinate), as a
   // covector in StateTangent's layout.
   static StateTangent channel_gradient(const ChannelSet& ch, const State& s, const RunStats& stats);
 
  private:
-  struct Trajectory;
-  void backward(const Trajectory& tr, const std::vector<double>& w, GradientResult& out) const;
+  void backward(AdjointTrajectory& tr, const std::vector<double>& w, GradientResult& out) const;
   // The memory update's terms of the step prev → s (adjoint_memory.hpp): U_Sᵀ λ_m onto lambda,
   // U_mᵀ λ_m into wm, λ_mᵀ U_p onto the gradient.
   void memory_update_terms(const MemoryAdjoint& memory, const State& prev, const State& s,
@@ -91,12 +99,13 @@ class AdjointGradient {
 // refuses what has no adjoint (std::invalid_argument: unsupported()'s reason, an empty
 // parameter list), adapts the settings as DirectSensitivity::adapted does (its note into
 // `notes`, with the run's), then runs forward and backward. Throws ModelFileError naming a bad
-// path, std::invalid_argument naming a bad objective or channel, std::runtime_error when the
-// run fails.
+// path, std::invalid_argument naming a bad objective or channel or a memory budget that is not
+// positive, std::runtime_error when the run fails. `memory_bytes` as in AdjointGradient::compute.
 GradientResult model_gradient(const std::string& text, const std::string& name,
                               const std::vector<Override>& overrides, const std::string& objective,
                               const std::vector<std::string>& paths,
-                              std::vector<std::string>& notes);
+                              std::vector<std::string>& notes,
+                              double memory_bytes = AdjointGradient::kDefaultMemoryBytes);
 
 // ⟨a, b⟩ over every coordinate of two tangents (q, v, a, v̇, λ, memory): a covector's action.
 double dot(const StateTangent& a, const StateTangent& b);

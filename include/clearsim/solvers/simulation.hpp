@@ -71,6 +71,13 @@ class Simulation {
   // anything, and std::runtime_error when the state cannot be made consistent (the simulation
   // then restarts from its previous state). A simulation stopped by a failed step steps again.
   void set_state(const State& s, std::vector<std::string>& notes);
+  // Goes back (or on) to a state this run of fixed steps passed through after `k` accepted
+  // steps: `s` is taken whole (accelerations, reactions, element memory) and the integrator
+  // starts afresh (nothing factorized or extrapolated is kept). A run that also resumed at its
+  // own state there steps on from it bit for bit the same: the adjoint's checkpoints
+  // (adjoint_gradient.hpp). Run statistics carry on. Throws std::logic_error for an adaptive
+  // run, one not started, or states of another size.
+  void resume(const State& s, long k);
   // Holds the force F_W [N] at the body point p_B [m] (body frame, from the centre of mass) and
   // the torque τ_W [N·m] (both world frame) on `body` over the following steps, until the
   // body's next apply_load or clear_loads: the force of a point_load element with these
