@@ -58,7 +58,8 @@ AdjointTrajectory::AdjointTrajectory(Simulation& sim, const ChannelSet& ch, long
     bytes_ = stored_bytes(n_, every_, state_bytes);
     if (bytes_ > memory_bytes) {
       std::ostringstream os;
-      os << "the adjoint's trajectory of " << n_ << " steps (" << state_bytes
+      os.precision(3);
+      os << "the adjoint's trajectory of " << n_ << " steps (" << std::lround(state_bytes)
          << " bytes a state) needs " << bytes_ / 1048576.0 << " MiB even with checkpoints every "
          << every_ << " steps (" << all / 1048576.0 << " MiB to store every state), more than the "
          << memory_bytes / 1048576.0 << " MiB allowed: shorten solver.end, lengthen solver.step "
