@@ -164,6 +164,74 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
   add_power_channels(sys, out);
   return out;
 }
+// The body quantities of the catalogue and whether they read accelerations.
+bool body_quantity(const std::string& q, bool& accelerations) {
+  for (const char* name : {"position", "velocity", "angular_velocity", "rotation"})
+    for (const char* ax : kAxes)
+      if (q == std::string(name) + "." + ax) return true;
+  for (const char* name : {"acceleration", "angular_acceleration"})
+    for (const char* ax : kAxes)
+      if (q == std::string(name) + "." + ax) return accelerations = true;
+  return false;
+}
+
+bool marker_quantity(const std::string& q, bool& accelerations) {
+  for (const char* name : {"position", "velocity"})
+    for (const char* ax : kAxes)
+      if (q == std::string(name) + "." + ax) return true;
+  for (const char* ax : kAxes)
+    if (q == std::string("acceleration.") + ax) return accelerations = true;
+  return false;
+}
+
+bool element_quantity(const Element& el, const std::string& q) {
+  for (const std::string& n : el.channel_names())
+    if (q == n) return true;
+  for (const char* stem : {"impulse", "contact_force", "contact_state"})
+    if (q.compare(0, std::string(stem).size(), stem) == 0) return el.num_gaps() > 0;
+  return false;
+}
+
+// The global constraint rows of element e: System::element_lambda of a λ that holds each row's
+// index plus one (0 where the element's row was removed as redundant).
+std::vector<int> element_rows(const System& sys, int e) {
+  VecX index(sys.num_constraints());
+  for (Eigen::Index g = 0; g < index.size(); ++g) index(g) = static_cast<double>(g + 1);
+  double out[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+  sys.element_lambda(e, index, out);
+  std::vector<int> rows;
+  for (const double r : out)
+    if (r > 0.0) rows.push_back(static_cast<int>(r) - 1);
+  return rows;
+}
+
+// The footprint of the catalogue's channel `name`, from its first part (a body, a marker, an
+// element) and the rest (one of that item's quantities); `whole` for anything else.
+ChannelFootprint footprint_of(const System& sys, const std::string& name) {
+  ChannelFootprint f;
+  const std::size_t dot = name.find('.');
+  if (dot == std::string::npos) return f;
+  const std::string head = name.substr(0, dot), q = name.substr(dot + 1);
+  const Model& m = sys.model();
+  const auto add_body = [&f](int b) {
+    if (b >= 0) f.bodies.push_back(b);
+  };
+  if (const auto b = m.find_body(head); b && *b != kGround && body_quantity(q, f.accelerations)) {
+    add_body(*b);
+  } else if (const NamedMarker* mk = m.find_marker(head);
+             mk != nullptr && marker_quantity(q, f.accelerations)) {
+    add_body(mk->marker.body);
+  } else if (const Element* el = m.find_element(head); el != nullptr && element_quantity(*el, q)) {
+    add_body(el->body_i());
+    add_body(el->body_j());
+    for (int e = 0; e < static_cast<int>(m.elements.size()); ++e)
+      if (m.elements[e].get() == el) f.rows = element_rows(sys, e);
+  } else {
+    return f;
+  }
+  f.whole = false;
+  return f;
+}
 }  // namespace
 
 ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names) : sys_(sys) {
@@ -215,6 +283,10 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
     for (const std::string& n : names_)
       reads_joint_reactions_ = reads_joint_reactions_ || n.compare(0, stem.size(), stem) == 0;
   }
+}
+
+ChannelFootprint ChannelSet::footprint(std::size_t k) const {
+  return footprint_of(sys_, names_[k]);
 }
 
 bool ChannelSet::may_be_undefined(std::size_t k) const {

@@ -83,10 +83,13 @@ double richardson(const At& at, double h) {
 }  // namespace
 
 StateTangent AdjointGradient::channel_gradient(const ChannelSet& ch, const State& s,
-                                               const RunStats& stats) {
+                                               const RunStats& stats,
+                                               const ChannelFootprint& along) {
   // Coordinate by coordinate on a copy of s (no state is allocated per coordinate). Richardson's
   // O(h⁴), not a plain central difference: a film force is nonlinear on the clearance's scale
   // c = 50 µm, and a central difference at 1e-7 m left (h/c)² ~ 3e-5 of its integral's gradient.
+  // Only the coordinates the channel reads (its footprint) are moved: the rest of the gradient
+  // is exactly zero, and a body's channel costs the same in a model of any size.
   StateTangent g = StateTangent::zero(s);
   State x = s;
   std::vector<double> v;
@@ -94,7 +97,7 @@ StateTangent AdjointGradient::channel_gradient(const ChannelSet& ch, const State
     ch.evaluate(x, stats, v);
     return v[0];
   };
-  for (std::size_t b = 0; b < s.x_W.size(); ++b) {
+  const auto pose = [&](std::size_t b) {
     const auto k = static_cast<Eigen::Index>(6 * b);
     for (int i = 0; i < 3; ++i) {
       g.q(k + i) = richardson(
@@ -114,21 +117,35 @@ StateTangent AdjointGradient::channel_gradient(const ChannelSet& ch, const State
           kPoseStep);
       x.R_WB[b] = s.R_WB[b];
     }
+  };
+  const auto coordinate = [&](VecX& xb, VecX& gb, Eigen::Index i) {
+    double& c = xb(i);
+    const double keep = c;
+    gb(i) = richardson(
+        [&](double d) {
+          c = keep + d;
+          return value();
+        },
+        kRelativeStep * std::max(1.0, std::abs(keep)));
+    c = keep;
+  };
+  if (along.whole) {
+    for (std::size_t b = 0; b < s.x_W.size(); ++b) pose(b);
+    VecX* gb[] = {&g.v, &g.a, &g.vdot, &g.lambda};
+    VecX* xb[] = {&x.v, &x.a, &x.vdot, &x.lambda};
+    for (int b = 0; b < 4; ++b)
+      for (Eigen::Index i = 0; i < gb[b]->size(); ++i) coordinate(*xb[b], *gb[b], i);
+    return g;
   }
-  VecX* gb[] = {&g.v, &g.a, &g.vdot, &g.lambda};
-  VecX* xb[] = {&x.v, &x.a, &x.vdot, &x.lambda};
-  for (int b = 0; b < 4; ++b)
-    for (Eigen::Index i = 0; i < gb[b]->size(); ++i) {
-      double& coordinate = (*xb[b])(i);
-      const double keep = coordinate;
-      (*gb[b])(i) = richardson(
-          [&](double d) {
-            coordinate = keep + d;
-            return value();
-          },
-          kRelativeStep * std::max(1.0, std::abs(keep)));
-      coordinate = keep;
+  for (const int b : along.bodies) {
+    pose(static_cast<std::size_t>(b));
+    for (Eigen::Index i = 6 * b; i < 6 * b + 6; ++i) {
+      coordinate(x.v, g.v, i);
+      if (along.accelerations) coordinate(x.vdot, g.vdot, i);
     }
+  }
+  for (const int r : along.rows)
+    if (r < x.lambda.size()) coordinate(x.lambda, g.lambda, r);
   return g;
 }
 
@@ -185,11 +202,12 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
   const std::size_t np = params_.size();
   out.gradient.assign(np, 0.0);
   StepLinearization lin(sys_, AlphaParameters::from_settings(run_.solver));
+  const ChannelFootprint reads = channel_.footprint(0);
   // ∂J/∂S_k and ∂J/∂p at step k: the weight times the channel's gradient and explicit derivative.
   auto objective_terms = [&](std::size_t k, StateTangent& lambda) {
     if (w[k] == 0.0) return;
     const State& s = tr.at(static_cast<long>(k));
-    const StateTangent g = channel_gradient(channel_, s, tr.stats());
+    const StateTangent g = channel_gradient(channel_, s, tr.stats(), reads);
     lambda.q += w[k] * g.q;
     lambda.v += w[k] * g.v;
     lambda.a += w[k] * g.a;

@@ -31,6 +31,19 @@
 
 namespace cs {
 
+// What a channel reads of a state, so that a derivative in the state (the adjoint's channel
+// gradient) need move only these coordinates: the poses and velocities of `bodies` (world
+// indices, ground left out), their accelerations v̇ if `accelerations`, and the multipliers λ
+// of the constraint `rows`. `whole`: it may read any coordinate (system and power channels, a
+// name not recognised). No channel reads the integrator's a
+// (tests/unit/io/channel_footprint_test.cpp holds every channel to its footprint).
+struct ChannelFootprint {
+  bool whole = true;
+  std::vector<int> bodies;
+  bool accelerations = false;
+  std::vector<int> rows;
+};
+
 class ChannelSet {
  public:
   // Throws std::invalid_argument naming the first unknown channel and what is available for
@@ -50,6 +63,8 @@ class ChannelSet {
                                          std::vector<bool>& warned) const;
   // Values at a state, in the order of names().
   void evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const;
+  // What channel k reads (worked out at each call, in O(elements + constraint rows)).
+  ChannelFootprint footprint(std::size_t k) const;
 
   // Every channel the model offers (for `clearsim channels`).
   static std::vector<std::string> available(const System& sys);

@@ -14,7 +14,7 @@
 //   dJ/dp = Σ_n ∂J/∂p|_n − Σ_n μ_nᵀ R_p,n + λ_0ᵀ dS₀/dp,
 // where R_p, dS₀/dp and a channel's explicit ∂c/∂p come from the same perturbed models as the
 // direct method's (perturbed_models.hpp), so both agree to round-off. ∂c/∂S_n, the channel's
-// gradient in the state, is a central difference along each state coordinate.
+// gradient in the state, is a difference along each state coordinate the channel reads.
 //
 // The elements' memory (a compliant contact's remembered approach speed, ...) is transposed too
 // (adjoint_memory.hpp). Scope: that of the direct sensitivities' dynamic analysis
@@ -77,9 +77,11 @@ class AdjointGradient {
   GradientResult compute(System& sys, std::vector<std::string>& notes,
                          double memory_bytes = kDefaultMemoryBytes);
 
-  // The channel's gradient ∂c/∂S at s (central differences along each coordinate), as a
+  // The gradient ∂c/∂S at s of the first channel of `ch` (Richardson's differences along each
+  // coordinate of the footprint `along`, every coordinate if along.whole; zero elsewhere), as a
   // covector in StateTangent's layout.
-  static StateTangent channel_gradient(const ChannelSet& ch, const State& s, const RunStats& stats);
+  static StateTangent channel_gradient(const ChannelSet& ch, const State& s, const RunStats& stats,
+                                       const ChannelFootprint& along);
 
  private:
   void backward(AdjointTrajectory& tr, const std::vector<double>& w, GradientResult& out) const;
