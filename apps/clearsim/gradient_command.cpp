@@ -1,5 +1,8 @@
 #include "gradient_command.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -43,8 +46,20 @@ int GradientCommand::run() const {
   std::ostringstream text;
   text << in.rdbuf();
   std::vector<std::string> notes;
-  const cs::GradientResult g = cs::model_gradient(text.str(), model, overrides, objective,
-                                                  parameters, notes, memory_mib * 1048576.0);
+  cs::GradientOptions options;
+  options.memory_bytes = memory_mib * 1048576.0;
+  // On a terminal, the pass and its share done, redrawn at most ten times a second.
+  auto last = std::chrono::steady_clock::now();
+  if (isatty(fileno(stderr)))
+    options.progress = [&last](const char* pass, double done) {
+      const auto now = std::chrono::steady_clock::now();
+      if (done < 1.0 && now - last < std::chrono::milliseconds(100)) return;
+      last = now;
+      std::fprintf(stderr, "\radjoint: %s pass %3.0f %%", pass, 100.0 * done);
+      if (done >= 1.0 && pass[0] == 'b') std::fprintf(stderr, "\r%40s\r", "");
+    };
+  const cs::GradientResult g =
+      cs::model_gradient(text.str(), model, overrides, objective, parameters, notes, options);
   for (const auto& n : notes) std::fprintf(stderr, "%s: note: %s\n", model.c_str(), n.c_str());
   // One line per quantity: name, value, unit (the CSV has the same rows).
   std::ostringstream table;

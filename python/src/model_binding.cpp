@@ -152,7 +152,7 @@ py::tuple gradient(const Model& model, const RunLimits& limits, const std::strin
   try {
     py::gil_scoped_release release;
     g = cs::model_gradient(model.source().text, model.source().name, overrides, objective, paths,
-                           notes, memory_bytes);
+                           notes, cs::GradientOptions{memory_bytes, {}});
   } catch (const cs::ModelFileError&) {
     throw;
   } catch (const std::runtime_error& e) {
@@ -227,7 +227,7 @@ void register_model(py::module_& m) {
       .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"),
            py::arg("sensitivities") = std::vector<std::string>{})
       .def("gradient", &gradient, py::arg("limits"), py::arg("objective"), py::arg("parameters"),
-           py::arg("memory_bytes") = cs::AdjointGradient::kDefaultMemoryBytes);
+           py::arg("memory_bytes") = cs::GradientOptions{}.memory_bytes);
 }
 
 }  // namespace clearsim_py

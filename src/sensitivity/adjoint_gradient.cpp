@@ -150,14 +150,15 @@ StateTangent AdjointGradient::channel_gradient(const ChannelSet& ch, const State
 }
 
 GradientResult AdjointGradient::compute(System& sys, std::vector<std::string>& notes,
-                                        double memory_bytes) {
-  if (!(memory_bytes > 0.0))
+                                        const GradientOptions& options) {
+  if (!(options.memory_bytes > 0.0))
     throw std::invalid_argument("the adjoint's memory budget must be positive [bytes]");
   // Forward: the run, every step's channel value and its states (or checkpoints).
   Simulation sim(sys, run_);
   if (!sim.initialize(notes)) throw std::runtime_error(sim.stats().message);
   const auto steps = static_cast<long>(fixed_step_count(run_.solver.end, run_.solver.step));
-  AdjointTrajectory tr(sim, channel_, steps, bytes_per_step(sys), memory_bytes);
+  AdjointTrajectory tr(sim, channel_, steps, bytes_per_step(sys), options.memory_bytes,
+                       options.progress);
   GradientResult out;
   out.steps = tr.steps();
   out.stored_bytes = tr.stored_bytes();
@@ -169,7 +170,7 @@ GradientResult AdjointGradient::compute(System& sys, std::vector<std::string>& n
     const std::string u = out.unit.empty() ? std::string("1") : out.unit;
     out.units.push_back(u + "/[" + par->path + "]");
   }
-  backward(tr, w, out);
+  backward(tr, w, out, options);
   out.recomputed_steps = tr.recomputed_steps();
   return out;
 }
@@ -197,7 +198,7 @@ void AdjointGradient::memory_update_terms(const MemoryAdjoint& memory, const Sta
 }
 
 void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>& w,
-                               GradientResult& out) const {
+                               GradientResult& out, const GradientOptions& options) const {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const std::size_t np = params_.size();
   out.gradient.assign(np, 0.0);
@@ -230,6 +231,8 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
   const MemoryAdjoint memory(sys_, lin);
   VecX wvdot, wlambda, wX(n + m), wm, r[kModels];
   for (std::size_t k = N; k-- > 0;) {
+    if (options.progress && (N - k) % 256 == 0)
+      options.progress("backward", static_cast<double>(N - k) / static_cast<double>(N));
     tr.hold(static_cast<long>(k));
     const State& prev = tr.at(static_cast<long>(k));
     const State& s = tr.at(static_cast<long>(k) + 1);
@@ -263,6 +266,7 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
     lambda.memory = wm;
     objective_terms(k, lambda);
   }
+  if (options.progress) options.progress("backward", 1.0);
   // The initial state's dependence on the parameter.
   for (std::size_t j = 0; j < np; ++j) {
     StateTangent d0;
@@ -275,7 +279,7 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
 GradientResult model_gradient(const std::string& text, const std::string& name,
                               const std::vector<Override>& overrides, const std::string& objective,
                               const std::vector<std::string>& paths,
-                              std::vector<std::string>& notes, double memory_bytes) {
+                              std::vector<std::string>& notes, const GradientOptions& options) {
   const AdjointObjective parsed = AdjointObjective::parse(objective);
   if (paths.empty())
     throw std::invalid_argument("--objective '" + objective +
@@ -288,7 +292,7 @@ GradientResult model_gradient(const std::string& text, const std::string& name,
   lm.run = DirectSensitivity::adapted(lm.run, note);
   if (!note.empty()) notes.push_back(note);
   AdjointGradient adjoint(text, name, overrides, paths, parsed, sys, lm.run);
-  return adjoint.compute(sys, notes, memory_bytes);
+  return adjoint.compute(sys, notes, options);
 }
 
 }  // namespace cs

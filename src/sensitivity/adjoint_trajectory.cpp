@@ -49,7 +49,8 @@ double AdjointTrajectory::stored_bytes(long steps, long every, double state_byte
 }
 
 AdjointTrajectory::AdjointTrajectory(Simulation& sim, const ChannelSet& ch, long steps,
-                                     double state_bytes, double memory_bytes)
+                                     double state_bytes, double memory_bytes,
+                                     const std::function<void(const char*, double)>& progress)
     : sim_(sim), n_(steps) {
   bytes_ = stored_bytes(n_, 1, state_bytes);
   if (bytes_ > memory_bytes) {
@@ -74,6 +75,8 @@ AdjointTrajectory::AdjointTrajectory(Simulation& sim, const ChannelSet& ch, long
   for (long k = 1; k <= n_; ++k) {
     step_unsplit(sim_);
     record(sim_.state(), ch);
+    if (progress && (k % 256 == 0 || k == n_))
+      progress("forward", static_cast<double>(k) / static_cast<double>(n_));
     if (k == n_) break;
     if (every_ == 1) {
       checkpoints_.push_back(sim_.state());

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/adjoint_gradient.hpp"
@@ -38,7 +39,7 @@ Pair both_ways(const std::string& text, const std::vector<Override>& o,
   LoadedModel lm = load_model_string(text, "model.yaml", o);
   const System sys(lm.model);
   const double budget = states * AdjointGradient::bytes_per_step(sys);
-  p.checkpointed = model_gradient(text, "model.yaml", o, objective, paths, notes, budget);
+  p.checkpointed = model_gradient(text, "model.yaml", o, objective, paths, notes, {budget, {}});
   return p;
 }
 
@@ -88,7 +89,7 @@ TEST(AdjointCheckpoints, ABudgetTooSmallEvenForCheckpointsIsRefusedWithTheFigure
   std::vector<std::string> notes;
   try {
     model_gradient(text, "model.yaml", {{"solver.end", "0.002"}}, "end(crank_speed.torque)",
-                   {"bodies.slider.mass"}, notes, 10000.0);
+                   {"bodies.slider.mass"}, notes, {10000.0, {}});
     FAIL() << "expected a refusal";
   } catch (const std::runtime_error& e) {
     const std::string what = e.what();
@@ -97,8 +98,36 @@ TEST(AdjointCheckpoints, ABudgetTooSmallEvenForCheckpointsIsRefusedWithTheFigure
     EXPECT_NE(what.find("MiB allowed"), std::string::npos) << what;
   }
   EXPECT_THROW(model_gradient(text, "model.yaml", {{"solver.end", "0.002"}},
-                              "end(crank_speed.torque)", {"bodies.slider.mass"}, notes, 0.0),
+                              "end(crank_speed.torque)", {"bodies.slider.mass"}, notes, {0.0, {}}),
                std::invalid_argument);
+}
+
+// GradientOptions::progress hears both passes in order, each rising to 1.
+TEST(AdjointCheckpoints, ProgressHearsBothPassesToTheirEnds) {
+  const std::string text = example("slider_crank_ideal/model.yaml");
+  std::vector<std::pair<std::string, double>> heard;
+  GradientOptions options;
+  options.memory_bytes = 40.0 * 2176.0;  // checkpoints: the backward pass recomputes
+  options.progress = [&heard](const char* pass, double done) { heard.emplace_back(pass, done); };
+  std::vector<std::string> notes;
+  const GradientResult g =
+      model_gradient(text, "model.yaml", {{"solver.end", "0.002"}}, "integral(crank_speed.torque)",
+                     {"bodies.slider.mass"}, notes, options);
+  ASSERT_GT(g.checkpoint_every, 1);
+  ASSERT_GE(heard.size(), 2u);
+  EXPECT_EQ(heard.front().first, "forward");
+  EXPECT_EQ(heard.back(), std::make_pair(std::string("backward"), 1.0));
+  bool forward_ended = false;
+  for (std::size_t i = 0; i < heard.size(); ++i) {
+    if (heard[i].first == "forward") {
+      EXPECT_FALSE(forward_ended) << "forward heard after backward began";
+      if (heard[i].second == 1.0) forward_ended = true;
+    }
+    if (i > 0 && heard[i].first == heard[i - 1].first) {
+      EXPECT_GE(heard[i].second, heard[i - 1].second) << heard[i].first;
+    }
+  }
+  EXPECT_TRUE(forward_ended);
 }
 
 // Simulation::resume on its own: a run that resumed at its state after 40 steps, taken back to

@@ -21,6 +21,7 @@
 // (DirectSensitivity::unsupported).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,16 @@ namespace cs {
 class AdjointTrajectory;
 class MemoryAdjoint;
 
+// How the adjoint runs: its memory budget and an optional report of its progress.
+struct GradientOptions {
+  // The stored trajectory's budget [bytes]: a run whose every state fits is stored whole; a
+  // longer one keeps checkpoints; one whose checkpoints would not fit is refused.
+  double memory_bytes = 1024.0 * 1024.0 * 1024.0;
+  // Called every 256 steps of each pass and at its end with "forward" or "backward" and the
+  // pass's share done, 0 to 1 (a progress bar); may be empty.
+  std::function<void(const char* pass, double done)> progress;
+};
+
 struct GradientResult {
   double value = 0.0;              // J
   std::string unit;                // J's unit ("" when unknown)
@@ -50,10 +61,6 @@ struct GradientResult {
 
 class AdjointGradient {
  public:
-  // The stored trajectory's default budget [bytes]: a run whose every state fits is stored
-  // whole; a longer one keeps checkpoints; one whose checkpoints would not fit is refused.
-  static constexpr double kDefaultMemoryBytes = 1024.0 * 1024.0 * 1024.0;
-
   // The objective `objective` of the model text (with `overrides`), around the nominal system
   // `sys` run with `run` (as DirectSensitivity::adapted makes them), differentiated in the
   // parameters `paths`. Throws ModelFileError naming a bad path (as --sensitivity does) and
@@ -70,12 +77,12 @@ class AdjointGradient {
   // Bytes one stored step of the system takes (the State and its vectors).
   static double bytes_per_step(const System& sys);
 
-  // Runs the model forward, then the adjoint backward, storing at most `memory_bytes` of
+  // Runs the model forward, then the adjoint backward, storing at most options.memory_bytes of
   // trajectory (checkpoints when every state would not fit). Throws std::runtime_error saying
   // why when the run fails, a step is split, a step's R_X is singular or even the checkpoints
-  // would not fit.
+  // would not fit, std::invalid_argument for a budget that is not positive.
   GradientResult compute(System& sys, std::vector<std::string>& notes,
-                         double memory_bytes = kDefaultMemoryBytes);
+                         const GradientOptions& options = {});
 
   // The gradient ∂c/∂S at s of the first channel of `ch` (Richardson's differences along each
   // coordinate of the footprint `along`, every coordinate if along.whole; zero elsewhere), as a
@@ -84,7 +91,8 @@ class AdjointGradient {
                                        const ChannelFootprint& along);
 
  private:
-  void backward(AdjointTrajectory& tr, const std::vector<double>& w, GradientResult& out) const;
+  void backward(AdjointTrajectory& tr, const std::vector<double>& w, GradientResult& out,
+                const GradientOptions& options) const;
   // The memory update's terms of the step prev → s (adjoint_memory.hpp): U_Sᵀ λ_m onto lambda,
   // U_mᵀ λ_m into wm, λ_mᵀ U_p onto the gradient.
   void memory_update_terms(const MemoryAdjoint& memory, const State& prev, const State& s,
@@ -102,12 +110,11 @@ class AdjointGradient {
 // parameter list), adapts the settings as DirectSensitivity::adapted does (its note into
 // `notes`, with the run's), then runs forward and backward. Throws ModelFileError naming a bad
 // path, std::invalid_argument naming a bad objective or channel or a memory budget that is not
-// positive, std::runtime_error when the run fails. `memory_bytes` as in AdjointGradient::compute.
+// positive, std::runtime_error when the run fails. `options` as in AdjointGradient::compute.
 GradientResult model_gradient(const std::string& text, const std::string& name,
                               const std::vector<Override>& overrides, const std::string& objective,
                               const std::vector<std::string>& paths,
-                              std::vector<std::string>& notes,
-                              double memory_bytes = AdjointGradient::kDefaultMemoryBytes);
+                              std::vector<std::string>& notes, const GradientOptions& options = {});
 
 // ⟨a, b⟩ over every coordinate of two tangents (q, v, a, v̇, λ, memory): a covector's action.
 double dot(const StateTangent& a, const StateTangent& b);

@@ -7,6 +7,7 @@
 // for bit; each segment's recomputed end is compared with the next checkpoint to prove it.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "clearsim/io/channels.hpp"
@@ -23,9 +24,11 @@ class AdjointTrajectory {
   // Runs `sim` (initialized, fixed steps) over its `steps` steps, keeping the channel `ch`'s
   // value at every state and the states as `memory_bytes` allows. Throws std::runtime_error
   // when a step fails or is split (it has no adjoint), or when even the checkpoints would not
-  // fit (the message gives the figures).
+  // fit (the message gives the figures). `progress`, if set, hears the forward pass's share
+  // done every 256 steps and at its end.
   AdjointTrajectory(Simulation& sim, const ChannelSet& ch, long steps, double state_bytes,
-                    double memory_bytes);
+                    double memory_bytes,
+                    const std::function<void(const char*, double)>& progress = {});
 
   long steps() const { return n_; }
   const std::vector<double>& times() const { return t_; }
