@@ -26,23 +26,27 @@ std::string exact(double x) {
 ParameterizedModel::ParameterizedModel(const std::string& yaml_text,
                                        const std::string& display_name,
                                        const std::vector<Override>& overrides,
-                                       std::vector<std::string> paths)
-    : paths_(std::move(paths)) {
+                                       std::vector<std::string> paths,
+                                       std::vector<std::string> labels, const std::string& what)
+    : paths_(std::move(paths)), display_name_(display_name) {
+  if (labels.empty())
+    for (const std::string& path : paths_) labels.push_back("parameter " + path);
+  if (labels.size() != paths_.size())
+    throw std::invalid_argument("ParameterizedModel: one label per path");
   // The values as written, then the document again with each parameter an override of its
   // own, so that a message about a value the caller sets names the parameter ("override
   // parameter PATH: ..."), as load_model_string with PATH=value would.
   const auto written = model_file::parse_model_document(yaml_text, display_name, overrides, false);
   std::vector<Override> with_parameters = overrides;
-  for (const std::string& path : paths_) {
-    values_.push_back(model_file::number_at(written, path, "parameter " + path,
-                                            "a parameter is a numeric scalar of the model file"));
-    with_parameters.push_back({path, exact(values_.back()), "parameter " + path});
+  for (std::size_t k = 0; k < paths_.size(); ++k) {
+    values_.push_back(model_file::number_at(written, paths_[k], labels[k], what));
+    with_parameters.push_back({paths_[k], exact(values_.back()), labels[k]});
   }
   doc_ = std::make_unique<Document>(Document{
       model_file::parse_model_document(yaml_text, display_name, with_parameters, false), {}});
-  for (const std::string& path : paths_)
+  for (std::size_t k = 0; k < paths_.size(); ++k)
     doc_->at.push_back(
-        model_file::node_at(doc_->parsed.doc, path, "parameter " + path, doc_->parsed.source));
+        model_file::node_at(doc_->parsed.doc, paths_[k], labels[k], doc_->parsed.source));
 }
 
 ParameterizedModel::~ParameterizedModel() = default;

@@ -46,9 +46,10 @@ AdjointGradient::AdjointGradient(const std::string& text, const std::string& nam
     throw std::invalid_argument("--objective '" + objective.text() +
                                 "': name one channel component, not " +
                                 std::to_string(channel_.names().size()));
+  ParameterizedModel source = PerturbedModels::source(text, name, overrides, paths, "--parameter");
   for (const std::string& path : paths) {
     auto par = std::make_unique<PerturbedModels>();
-    par->load(text, name, overrides, path, "--parameter " + path, sys, channel_.names());
+    par->load(source, path, "--parameter " + path, sys, channel_.names());
     params_.push_back(std::move(par));
   }
 }

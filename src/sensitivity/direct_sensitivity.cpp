@@ -123,9 +123,11 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       throw std::logic_error("DirectSensitivity: NSGA settings not adapted (persistent contacts)");
     corrections_ = std::make_unique<CorrectionTangent>(sys, run.solver);
   }
+  ParameterizedModel source =
+      PerturbedModels::source(text, name, overrides, paths, "--sensitivity");
   for (const std::string& path : paths) {
     auto par = std::make_unique<Parameter>();
-    par->load(text, name, overrides, path, "--sensitivity " + path, sys, channels);
+    par->load(source, path, "--sensitivity " + path, sys, channels);
     params_.push_back(std::move(par));
   }
 }

@@ -1,5 +1,6 @@
 #include "clearsim/sensitivity/perturbed_models.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -37,40 +38,49 @@ StateTangent combine(const PerturbedModels& par, const StateTangent& c1, const S
 }
 }  // namespace
 
-void PerturbedModels::load(const std::string& text, const std::string& name,
-                           const std::vector<Override>& overrides, const std::string& path_,
+ParameterizedModel PerturbedModels::source(const std::string& text, const std::string& name,
+                                           const std::vector<Override>& overrides,
+                                           const std::vector<std::string>& paths,
+                                           const std::string& option) {
+  std::vector<std::string> unique, labels;
+  for (const std::string& path : paths) {
+    if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
+      throw ModelFileError(
+          name, 0, 0,
+          option + " " + path + ": a solver or output setting is not a model parameter");
+    if (std::find(unique.begin(), unique.end(), path) != unique.end()) continue;
+    unique.push_back(path);
+    labels.push_back(option + " " + path);
+  }
+  return ParameterizedModel(text, name, overrides, unique, labels,
+                            "a sensitivity is taken with respect to a numeric scalar of the "
+                            "model file");
+}
+
+void PerturbedModels::load(ParameterizedModel& source, const std::string& path_,
                            const std::string& label_, const System& nominal,
                            const std::vector<std::string>& channels) {
   path = path_;
   label = label_;
-  if (path.rfind("solver.", 0) == 0 || path.rfind("output.", 0) == 0)
-    throw ModelFileError(name, 0, 0,
-                         label + ": a solver or output setting is not a model parameter");
-  double value = 0.0;
-  try {
-    value = read_model_scalar(text, name, overrides, path);
-  } catch (const ModelFileError& e) {
-    // The reader names the path as --sensitivity does; the adjoint's option is --parameter.
-    std::string message = e.message();
-    const std::string theirs = "--sensitivity " + path;
-    if (label != theirs && message.rfind(theirs, 0) == 0)
-      message = label + message.substr(theirs.size());
-    throw ModelFileError(e.file(), e.line(), e.column(), message);
-  }
+  const auto at = std::find(source.paths().begin(), source.paths().end(), path);
+  if (at == source.paths().end())
+    throw std::logic_error("PerturbedModels::load: " + path + " is not one of the source's");
+  const auto index = static_cast<std::size_t>(at - source.paths().begin());
+  const double value = source.values()[index];
   const double step = value != 0.0 ? kRelativeStep * std::abs(value) : kZeroStep;
   double values[kModels];
   for (int k = 0; k < kModels; ++k) {
     const double offset = (k < 2 ? 1.0 : 2.0) * (k % 2 == 0 ? 1.0 : -1.0);
-    const std::string text_value = number(value + offset * step);
-    values[k] = std::strtod(text_value.c_str(), nullptr);
-    std::vector<Override> o = overrides;
-    o.push_back({path, text_value, label});
-    model[k] = load_model_string(text, name, o);
+    // As the model reads it back ("%.17g" round-trips), so that eps is the models' own.
+    values[k] = std::strtod(number(value + offset * step).c_str(), nullptr);
+    std::vector<double> all = source.values();
+    all[index] = values[k];
+    model[k] = source.load(all);
     sys[k] = std::make_unique<System>(model[k].model);
     const System& ps = *sys[k];
     if (ps.num_dofs() != nominal.num_dofs() || ps.num_constraints() != nominal.num_constraints() ||
         ps.num_gaps() != nominal.num_gaps())
-      throw ModelFileError(name, 0, 0,
+      throw ModelFileError(source.display_name(), 0, 0,
                            label +
                                ": changing this value changes the model's structure "
                                "(bodies or constraint rows), so it has no derivative");

@@ -19,14 +19,20 @@ class ParameterizedModel {
  public:
   // The text with `overrides` applied, its numbers at `paths` (as --set names them) the
   // parameters. Throws ModelFileError for the text and overrides as load_model_string does, and
-  // naming the path when it leads nowhere or to something that is not a number.
+  // naming the path when it leads nowhere or to something that is not a number. Messages name
+  // parameter k as labels[k] ("parameter PATH" when labels is empty) and say `what` a parameter
+  // must be.
   ParameterizedModel(const std::string& yaml_text, const std::string& display_name,
-                     const std::vector<Override>& overrides, std::vector<std::string> paths);
+                     const std::vector<Override>& overrides, std::vector<std::string> paths,
+                     std::vector<std::string> labels = {},
+                     const std::string& what = "a parameter is a numeric scalar of the model file");
   ~ParameterizedModel();
   ParameterizedModel(ParameterizedModel&&) noexcept;
   ParameterizedModel& operator=(ParameterizedModel&&) noexcept;
 
   const std::vector<std::string>& paths() const { return paths_; }
+  // The name messages give the model (the file's).
+  const std::string& display_name() const { return display_name_; }
   // The parameters' values in the text (with the overrides).
   const std::vector<double>& values() const { return values_; }
   // The model with parameter k at values[k] (written "%.17g", so read back exactly). Throws
@@ -39,6 +45,7 @@ class ParameterizedModel {
   struct Document;
   std::unique_ptr<Document> doc_;
   std::vector<std::string> paths_;
+  std::string display_name_;
   std::vector<double> values_;
 };
 

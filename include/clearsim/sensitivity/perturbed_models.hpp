@@ -12,6 +12,7 @@
 #include "clearsim/assembly/system.hpp"
 #include "clearsim/io/channels.hpp"
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/io/parameterized_model.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/solvers/settings.hpp"
 
@@ -27,13 +28,18 @@ struct PerturbedModels {
   std::unique_ptr<System> sys[kModels];
   std::unique_ptr<ChannelSet> ch[kModels];
 
-  // Loads the four models of `path` (with the run's overrides) for the channels `channels`.
-  // Throws ModelFileError naming `label` for a path that is not a number, that is a setting
-  // (solver., output.), or whose change alters the structure of the nominal system `nominal`.
-  void load(const std::string& text, const std::string& name,
-            const std::vector<Override>& overrides, const std::string& path_,
-            const std::string& label_, const System& nominal,
-            const std::vector<std::string>& channels);
+  // The model text (with the run's overrides) parsed once for all `paths`, which messages name
+  // as `option` PATH ("--sensitivity", "--parameter"). Throws ModelFileError naming the first
+  // path that is not a number or that is a setting (solver., output.).
+  static ParameterizedModel source(const std::string& text, const std::string& name,
+                                   const std::vector<Override>& overrides,
+                                   const std::vector<std::string>& paths,
+                                   const std::string& option);
+  // Loads the four models of `path_` (one of source's) for the channels `channels`, the other
+  // parameters at their values. Throws ModelFileError naming `label_` when the change alters the
+  // structure of the nominal system `nominal`.
+  void load(ParameterizedModel& source, const std::string& path_, const std::string& label_,
+            const System& nominal, const std::vector<std::string>& channels);
 
   // Richardson's O(δ⁴) derivative from the central differences c1 (±1) and c2 (±2).
   template <class T>
