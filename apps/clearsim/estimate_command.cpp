@@ -116,11 +116,15 @@ int EstimateCommand::run() const {
   const cs::EstimateSeries series = cs::run_estimation(ekf, table, every);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::vector<std::string> columns;
-  for (const auto& c : series.columns) columns.insert(columns.end(), {c, "sigma(" + c + ")"});
+  // Each column and its σ in the column's unit (a parameter's: the model file's, series.units).
+  std::vector<std::string> columns, units;
+  for (std::size_t c = 0; c < series.columns.size(); ++c) {
+    columns.insert(columns.end(), {series.columns[c], "sigma(" + series.columns[c] + ")"});
+    units.insert(units.end(), {series.units[c], series.units[c]});
+  }
   const std::string path =
       out.empty() ? std::filesystem::path(model).stem().string() + "_estimate.csv" : out;
-  cs::CsvWriter csv(path, columns);
+  cs::CsvWriter csv(path, columns, units);
   std::vector<double> row(columns.size());
   for (std::size_t r = 0; r < series.time.size(); ++r) {
     for (std::size_t c = 0; c < series.columns.size(); ++c) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "clearsim/io/result_writer.hpp"
+
 namespace cs {
 
 namespace {
@@ -45,7 +47,9 @@ EstimateSeries run_estimation(ExtendedKalmanFilter& ekf, const MeasurementTable&
   if (every < 1) throw std::invalid_argument("every: expected a number of steps >= 1");
   EstimateSeries out;
   out.columns = ekf.outputs();
+  for (const auto& c : out.columns) out.units.push_back(channel_unit(c));
   for (const auto& p : ekf.settings().parameters) out.columns.push_back(p.path);
+  for (auto& u : ekf.parameter_units()) out.units.push_back(std::move(u));
   const double h = ekf.step_size();
   long step = 0;
   for (std::size_t r = 0; r < m.time.size(); ++r) {

@@ -131,6 +131,12 @@ VecX ExtendedKalmanFilter::parameter_sigma() const {
   return L_.bottomRows(params_.size()).rowwise().norm();
 }
 
+std::vector<std::string> ExtendedKalmanFilter::parameter_units() const {
+  std::vector<std::string> units;
+  for (const auto& par : settings_.parameters) units.push_back(unit_at(*plant_->model, par.path));
+  return units;
+}
+
 StateTangent ExtendedKalmanFilter::tangent_of(const VecX& z) const {
   const Layout& L = layout_;
   const int n = L.v - L.q;

@@ -19,19 +19,26 @@ namespace {
 // numpy genfromtxt(comments='#')): what wrote the file — `clearsim --version`'s line, as the
 // HDF5 attributes clearsim_version and clearsim_commit — and the unit of every column, in the
 // header's order, so that the column names stay the channel names.
-std::string preamble(const std::vector<std::string>& channels) {
+std::string preamble(const std::vector<std::string>& units) {
   std::string text = "# " + version_line() + "\n# units: s";
-  for (const auto& c : channels) {
+  for (const auto& u : units) {
     text += ',';
-    text += channel_unit(c);
+    text += u;
   }
   return text + '\n';
 }
 
 }  // namespace
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& channels)
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& channels,
+                     const std::vector<std::string>& units)
     : path_(path) {
+  line_ = preamble(column_units(channels, units)) + "time";  // before the file: may throw
+  for (const auto& c : channels) {
+    line_ += ',';
+    line_ += c;
+  }
+  line_ += '\n';
   const std::filesystem::path p(path);
   if (p.has_parent_path()) {
     std::error_code ec;
@@ -39,12 +46,6 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& ch
   }
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw std::runtime_error("cannot open result file '" + path + "' for writing");
-  line_ = preamble(channels) + "time";
-  for (const auto& c : channels) {
-    line_ += ',';
-    line_ += c;
-  }
-  line_ += '\n';
   write_all(line_);
 }
 

@@ -23,17 +23,15 @@ std::string dataset_of(const std::string& column) {
 }  // namespace
 
 Hdf5Writer::Hdf5Writer(const std::string& path, const std::vector<std::string>& channels,
-                       const ResultMetadata& metadata) {
+                       const ResultMetadata& metadata, const std::vector<std::string>& units) {
   const std::filesystem::path p(path);
   if (p.has_parent_path()) {
     std::error_code ec;
     std::filesystem::create_directories(p.parent_path(), ec);
   }
-  Hdf5FileSpec spec{path, channels, {}, {}, metadata.text, metadata.numbers};
-  for (const auto& c : channels) {
-    spec.datasets.push_back(dataset_of(c));
-    spec.units.push_back(channel_unit(c));
-  }
+  Hdf5FileSpec spec{path,          channels,        {}, column_units(channels, units),
+                    metadata.text, metadata.numbers};
+  for (const auto& c : channels) spec.datasets.push_back(dataset_of(c));
   auto* open = plugin_function<Hdf5OpenFunction>("hdf5", kHdf5OpenSymbol);
   std::string error;
   file_.reset(open(spec, error));

@@ -344,6 +344,7 @@ LoadedModel read_model_document(const ModelDocument& d) {
     source.fail(to_position(e.mark, {}), "cannot read the YAML document: " + e.msg);
   }
   out.warnings = source.warnings();
+  out.units = source.take_units();
   return out;
 }
 
@@ -400,6 +401,11 @@ double read_model_scalar(const std::string& yaml_text, const std::string& displa
       model_file::parse_model_document(yaml_text, display_name, overrides, false), path,
       "--sensitivity " + path,
       "a sensitivity is taken with respect to a numeric scalar of the model file");
+}
+
+std::string unit_at(const LoadedModel& model, const std::string& path) {
+  const auto it = model.units.find(path);
+  return it == model.units.end() ? std::string() : it->second;
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {

@@ -3,6 +3,7 @@
 // output.channels are, since the reader builds no system.
 #include <cmath>
 
+#include "clearsim/io/result_writer.hpp"
 #include "model_reader_sections.hpp"
 
 namespace cs::model_file {
@@ -33,6 +34,7 @@ Sensor read_sensor(const Entry& e, const SolverSettings& solver) {
   const Cursor noise_c =
       m.need("noise", "the standard deviation σ of its noise, in the channel's unit");
   s.noise = read_number(noise_c, "");
+  noise_c.source().record_unit(noise_c.path(), channel_unit(s.channel));  // not a pure number
   if (!(s.noise > 0.0))
     noise_c.fail(noise_c.path() + ": expected a positive standard deviation σ of the noise (a " +
                  "Kalman filter divides by it), found " + format_number(s.noise));

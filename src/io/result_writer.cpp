@@ -26,14 +26,27 @@ bool hdf5_available() {
 
 std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
                                                  const std::vector<std::string>& channels,
-                                                 const ResultMetadata& metadata) {
+                                                 const ResultMetadata& metadata,
+                                                 const std::vector<std::string>& units) {
   if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
     if (!hdf5_available())
       throw std::runtime_error("cannot write '" + path +
                                "': this build has no HDF5 (install libhdf5-dev and rebuild)");
-    return std::make_unique<Hdf5Writer>(path, channels, metadata);
+    return std::make_unique<Hdf5Writer>(path, channels, metadata, units);
   }
-  return std::make_unique<CsvWriter>(path, channels);
+  return std::make_unique<CsvWriter>(path, channels, units);
+}
+
+std::vector<std::string> column_units(const std::vector<std::string>& channels,
+                                      const std::vector<std::string>& units) {
+  if (!units.empty() && units.size() != channels.size())
+    throw std::invalid_argument("result file: " + std::to_string(units.size()) + " units for " +
+                                std::to_string(channels.size()) + " columns");
+  if (!units.empty()) return units;
+  std::vector<std::string> out;
+  out.reserve(channels.size());
+  for (const auto& c : channels) out.push_back(channel_unit(c));
+  return out;
 }
 
 std::string channel_unit(const std::string& channel) {

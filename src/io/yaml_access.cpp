@@ -250,12 +250,55 @@ void check_length(const Cursor& c, double x, const std::string& unit, const std:
     c.expected(with_unit(what, unit) + " of magnitude <= 1e6 (no mechanism moves faster)");
 }
 
+// The number read at `c` is in `unit` (Source::units, for the results' columns of parameters).
+void record_unit(const Cursor& c, const std::string& unit, std::size_t index = 0) {
+  if (!c.path().empty()) c.source().record_unit(c.path(), result_unit(unit, index));
+}
+
 }  // namespace
+
+std::string result_unit(const std::string& unit, std::size_t index) {
+  if (unit.empty()) return "1";
+  if (unit.find_first_of(" ,") != std::string::npos) return "";  // several units, or a phrase
+  static const std::pair<std::string_view, std::string_view> kAscii[] = {
+      {"\u00b7", "*"}, {"\u00b2", "^2"}, {"\u00b3", "^3"}};  // ·, ², ³
+  std::string u;
+  for (std::size_t k = 0; k < unit.size();) {
+    bool replaced = false;
+    for (const auto& [from, to] : kAscii) {
+      if (unit.compare(k, from.size(), from) != 0) continue;
+      u += to;
+      k += from.size();
+      replaced = true;
+      break;
+    }
+    if (!replaced) u += unit[k++];
+  }
+  const std::size_t at = u.find("^k");
+  if (at == std::string::npos) return u;
+  if (index >= 2) return u.replace(at, 2, "^" + std::to_string(index));
+  if (index == 1) return u.erase(at, 2);  // "m/s^k" -> "m/s", "N*m/(rad/s)^k" -> "N*m/(rad/s)"
+  // Item 0: no denominator ("m/s^k" -> "m", "N*m/(rad/s)^k" -> "N*m").
+  std::size_t start = at;
+  if (start > 0 && u[start - 1] == ')') {
+    int depth = 0;
+    do {
+      --start;
+      if (u[start] == ')') ++depth;
+      if (u[start] == '(') --depth;
+    } while (start > 0 && depth > 0);
+  } else {
+    while (start > 0 && u[start - 1] != '/' && u[start - 1] != '*') --start;
+  }
+  if (start > 0 && u[start - 1] == '/') u.erase(start - 1, at + 2 - (start - 1));
+  return u;
+}
 
 double read_number(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x) c.expected(with_unit("a number", unit));
   check_length(c, *x, unit, "a number");
+  record_unit(c, unit);
   return *x;
 }
 
@@ -263,6 +306,7 @@ double read_positive(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x || !(*x > 0.0)) c.expected(with_unit("a positive number", unit));
   check_length(c, *x, unit, "a positive number");
+  record_unit(c, unit);
   return *x;
 }
 
@@ -270,6 +314,7 @@ double read_non_negative(const Cursor& c, const std::string& unit) {
   const auto x = number_of(c.node());
   if (!x || !(*x >= 0.0)) c.expected(with_unit("a non-negative number", unit));
   check_length(c, *x, unit, "a non-negative number");
+  record_unit(c, unit);
   return *x;
 }
 
@@ -335,7 +380,10 @@ std::vector<double> read_numbers(const Cursor& c, const std::string& unit, std::
   const std::vector<Cursor> items = c.items(with_unit(what, unit));
   if (items.size() < min_count) c.expected(with_unit(what, unit));
   std::vector<double> out;
-  for (const Cursor& item : items) out.push_back(read_number(item, unit));
+  for (const Cursor& item : items) {
+    out.push_back(read_number(item, unit));
+    record_unit(item, unit, out.size() - 1);  // c_k of a unit with "^k" (result_unit)
+  }
   return out;
 }
 

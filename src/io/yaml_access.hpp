@@ -55,6 +55,15 @@ class Source {
   // ("bodies.crank.mas: unknown key 'mas' ..."). Records the path of every node of `doc`.
   void name_items_by_path(const YAML::Node& doc);
 
+  // The unit of the number read at each path (the path as an override names it:
+  // joints.pivot.clearance.radial, bodies.crank.position[0]), recorded by read_number,
+  // read_positive and read_non_negative (and the readers built on them). The last read wins.
+  void record_unit(const std::string& path, std::string unit) {
+    units_.insert_or_assign(path, std::move(unit));
+  }
+  const std::map<std::string, std::string>& units() const { return units_; }
+  std::map<std::string, std::string> take_units() { return std::move(units_); }
+
  private:
   // `message`, preceded by the path of the item at `at` unless it names that item already.
   std::string with_item_path(Position at, const std::string& message) const;
@@ -66,6 +75,7 @@ class Source {
   int override_line_ = 0;                                  // 0: no overrides
   int override_lines_each_ = 1;
   std::vector<std::string> override_labels_;
+  std::map<std::string, std::string> units_;  // path -> unit (record_unit)
 };
 
 // A node of the document with its dotted path (for messages) and the position to report: the
@@ -152,7 +162,15 @@ std::string with_unit(const std::string& what, const std::string& unit);
 // The value of a plain (unquoted) scalar that is a finite number, else nothing.
 std::optional<double> number_of(const YAML::Node& node);
 
-// Typed scalar readers. `unit` is only used in messages ("kg", "m/s"; may be empty).
+// The unit of a number as the model's results spell it (channel_unit: ASCII, "1" when
+// dimensionless, "" when unknown) from the unit the reader names in its messages (`unit`):
+// "kg·m²" -> "kg*m^2", "N·m·s/rad" -> "N*m*s/rad", "" (a pure number) -> "1"; a text that is
+// no unit ("m, rad", "N/m for ali3p, kg for penalty") -> "". For item `index` of a list whose
+// unit has "^k" (a polynomial's c_k in "m/s^k"), k is the index: "m", "m/s", "m/s^2", ...
+std::string result_unit(const std::string& unit, std::size_t index = 0);
+
+// Typed scalar readers. `unit` is used in messages ("kg", "m/s"; may be empty: a pure number)
+// and recorded with the path (Source::record_unit, as result_unit spells it).
 double read_number(const Cursor& c, const std::string& unit);        // any finite number
 double read_positive(const Cursor& c, const std::string& unit);      // > 0
 double read_non_negative(const Cursor& c, const std::string& unit);  // >= 0

@@ -27,7 +27,10 @@ MeasurementTable read_measurements(const std::string& path, const std::vector<Se
 
 // The estimates of a run: the filter's outputs then its parameters, with their σ, per row.
 struct EstimateSeries {
-  std::vector<std::string> columns;        // outputs, then the parameters' paths
+  std::vector<std::string> columns;  // outputs, then the parameters' paths
+  // Per column, the unit of its values and σ: an output's channel_unit, a parameter's that of
+  // the model file's number at its path (ExtendedKalmanFilter::parameter_units).
+  std::vector<std::string> units;
   std::vector<double> time;                // [s]
   std::vector<std::vector<double>> value;  // per row, one per column
   std::vector<std::vector<double>> sigma;  // per row, one per column

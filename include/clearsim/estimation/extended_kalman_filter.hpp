@@ -115,6 +115,9 @@ class ExtendedKalmanFilter {
   // The estimated parameters and their σ (settings' order).
   VecX parameters() const;
   VecX parameter_sigma() const;
+  // Their units: those of the model file's numbers at their paths (LoadedModel::units; "1" for
+  // a pure number, "" for a path the reader read no unit for).
+  std::vector<std::string> parameter_units() const;
   // The covariance P = L Lᵀ of z (assembled on demand), its square root L (columns: tangents)
   // and the layout of z: the offsets of each block.
   MatX covariance() const { return L_ * L_.transpose(); }

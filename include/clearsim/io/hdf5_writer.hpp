@@ -1,6 +1,7 @@
 // HDF5 result file (libhdf5's C API, in the HDF5 plugin: hdf5_file.hpp), written as the run goes:
 //   /time                 float64 [rows], attribute units = "s"
-//   /channels/<channel>   float64 [rows], attribute units ("m/s", "N", ...; channel_unit)
+//   /channels/<channel>   float64 [rows], attribute units ("m/s", "N", ...; channel_unit, or
+//                         the units given: an estimated parameter's from the model file)
 //   attributes of /       channels (the channel names in order, one per line), the model's text
 //                         and file name, overrides and run settings (ResultMetadata)
 // Rows are kept in memory and appended in chunks (every 4096 rows, and at least once a second
@@ -24,9 +25,10 @@ class Hdf5Writer final : public ResultWriter {
   static constexpr std::uint64_t kChunkRows = 4096;  // rows appended at a time
 
   // Throws std::runtime_error if the file cannot be created or the HDF5 plugin (plugin.hpp)
-  // cannot be loaded.
+  // cannot be loaded. `units`: one per channel, as the datasets' units attributes say them;
+  // empty: channel_unit of each (column_units, result_writer.hpp).
   Hdf5Writer(const std::string& path, const std::vector<std::string>& channels,
-             const ResultMetadata& metadata);
+             const ResultMetadata& metadata, const std::vector<std::string>& units = {});
   ~Hdf5Writer() override;
   Hdf5Writer(const Hdf5Writer&) = delete;
   Hdf5Writer& operator=(const Hdf5Writer&) = delete;

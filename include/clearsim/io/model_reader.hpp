@@ -8,6 +8,7 @@
 // syntax errors, wrong types, empty files, NaN and builder errors all come out in that form.
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,7 +46,18 @@ struct LoadedModel {
   std::vector<std::string> warnings;
   std::string path;             // the file name used in messages
   std::vector<Sensor> sensors;  // the sensors section (estimation/sensor.hpp), in file order
+  // The unit of every number the reader read, by its path as an Override (or a parameter of
+  // `clearsim estimate`, `--sensitivity`) names it: "bodies.crank.mass" -> "kg",
+  // "bodies.crank.position[0]" -> "m", "joints.pivot.clearance.radial" -> "m",
+  // "forces.bearing.damping" -> "N*m*s/rad". Spelt as channel_unit spells a channel's
+  // (result_writer.hpp): ASCII, "1" for a pure number (a restitution, a friction coefficient),
+  // "" when the file's value has no single unit. A sensor's noise is in its channel's unit.
+  std::map<std::string, std::string> units;
 };
+
+// The unit of the number at `path` of the model (LoadedModel::units); "" when the reader read
+// no number there.
+std::string unit_at(const LoadedModel& model, const std::string& path);
 
 // A change to the model file before it is read: the value at `path` becomes `value`.
 //   path   the dotted path of a key as error messages name it, with [k] for list items:

@@ -28,11 +28,20 @@ struct ResultMetadata {
 // True if this build writes HDF5 (libhdf5 was found).
 bool hdf5_available();
 
-// An HDF5 writer for a path ending in .h5 or .hdf5, else a CSV writer. Throws
-// std::runtime_error if the file cannot be created (or HDF5 is asked for without it).
+// An HDF5 writer for a path ending in .h5 or .hdf5, else a CSV writer. `units`: the unit of
+// each channel, in order, as the file records it; empty: channel_unit of each (a column that is
+// no channel, such as an estimated parameter, has its unit from elsewhere: LoadedModel::units).
+// Throws std::runtime_error if the file cannot be created (or HDF5 is asked for without it), or
+// std::invalid_argument if `units` is given and not one per channel.
 std::unique_ptr<ResultWriter> open_result_writer(const std::string& path,
                                                  const std::vector<std::string>& channels,
-                                                 const ResultMetadata& metadata = {});
+                                                 const ResultMetadata& metadata = {},
+                                                 const std::vector<std::string>& units = {});
+
+// `units` when given (one per channel, else std::invalid_argument), else channel_unit of each
+// channel: what a writer records as the columns' units.
+std::vector<std::string> column_units(const std::vector<std::string>& channels,
+                                      const std::vector<std::string>& units);
 
 // The unit of a channel from its quantity ("slider.velocity.x" -> "m/s"); "" when unknown,
 // "1" for dimensionless quantities; for a sensitivity "d(CHANNEL)/d(PATH)" the channel's unit

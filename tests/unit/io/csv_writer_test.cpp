@@ -50,6 +50,28 @@ TEST(CsvWriter, NamesTheVersionAndEveryColumnsUnit) {
   std::filesystem::remove(path);
 }
 
+// Units given for the columns are written as given (an estimated parameter's, from the model
+// file: LoadedModel::units), one per column, else refused.
+TEST(CsvWriter, WritesTheUnitsGiven) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clearsim_csv_given_units_test.csv").string();
+  {
+    CsvWriter w(path,
+                {"crank.rotation.z", "sigma(crank.rotation.z)", "joints.pivot.clearance.radial",
+                 "sigma(joints.pivot.clearance.radial)", "joints.pivot.clearance.restitution"},
+                {"rad", "rad", "m", "m", "1"});
+    w.write(0.0, {1, 2, 3, 4, 5});
+  }
+  std::ifstream in(path);
+  std::string version, units;
+  std::getline(in, version);
+  std::getline(in, units);
+  EXPECT_EQ(units, "# units: s,rad,rad,m,m,1");
+  std::filesystem::remove(path);
+  EXPECT_THROW(CsvWriter(path, {"a.position.x", "b"}, {"m"}), std::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 TEST(CsvWriter, NumbersReadBackBitForBit) {
   const std::string path =
       (std::filesystem::temp_directory_path() / "clearsim_csv_writer_test.csv").string();
