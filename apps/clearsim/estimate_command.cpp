@@ -13,7 +13,9 @@
 #include "clearsim/estimation/sensor_channels.hpp"
 #include "clearsim/io/csv_writer.hpp"
 #include "clearsim/io/model_channels.hpp"
+#include "clearsim/io/result_writer.hpp"
 #include "clearsim/solvers/simulation.hpp"
+#include "clearsim/version.hpp"
 
 namespace clearsim_cli {
 
@@ -71,7 +73,9 @@ CLI::App* EstimateCommand::add_to(CLI::App& app) {
                   "CSV: a time column and one column per sensor (by name or channel)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", out, "estimates CSV (default: <model>_estimate.csv)");
+  cmd->add_option("-o,--output", out,
+                  "estimates file: CSV, or HDF5 for a name ending in .h5 or .hdf5 (default: "
+                  "<model>_estimate.csv)");
   cmd->add_option("--set", sets, "override a value of the model file: PATH=VALUE (repeatable)");
   cmd->add_option("--parameter", parameters,
                   "estimate this number of the model file too: PATH=SIGMA[:WALK], SIGMA the "
@@ -124,16 +128,27 @@ int EstimateCommand::run() const {
   }
   const std::string path =
       out.empty() ? std::filesystem::path(model).stem().string() + "_estimate.csv" : out;
-  cs::CsvWriter csv(path, columns, units);
+  // HDF5 records what made the estimates besides them (CSV ignores it).
+  cs::ResultMetadata meta;
+  std::string sets_text;
+  for (const auto& s : sets) sets_text += s + '\n';
+  meta.text = {{"model", text},
+               {"model_file", model},
+               {"overrides", sets_text},
+               {"analysis", "estimate"},
+               {"measurements", measurements},
+               {"clearsim_version", cs::version()},
+               {"clearsim_commit", cs::commit()}};
+  const auto writer = cs::open_result_writer(path, columns, meta, units);
   std::vector<double> row(columns.size());
   for (std::size_t r = 0; r < series.time.size(); ++r) {
     for (std::size_t c = 0; c < series.columns.size(); ++c) {
       row[2 * c] = series.value[r][c];
       row[2 * c + 1] = series.sigma[r][c];
     }
-    csv.write(series.time[r], row);
+    writer->write(series.time[r], row);
   }
-  csv.flush();
+  writer->flush();
   for (const auto& w : series.warnings)
     std::fprintf(stderr, "%s: warning: %s\n", model.c_str(), w.c_str());
   if (!quiet)

@@ -45,6 +45,30 @@ def test_every_channel_round_trips(tmp_path):
         assert f.attrs["solver.step"] == 1e-5 and f.attrs["solver.end"] == 0.02
 
 
+def test_estimate_writes_hdf5_for_an_h5_name(tmp_path):
+    # `clearsim estimate -o est.h5` writes HDF5 (not a CSV under that name): every column and
+    # its sigma bit for bit as the CSV has them, a parameter's in the model file's unit.
+    model = MODEL.parent.parent / "estimation_four_bar_clearance" / "model.yaml"
+    meas = tmp_path / "m.csv"
+    proc = run_cli("measure", model, "--set", "solver.end=0.002", "-o", meas)
+    assert proc.returncode == 0, proc.stderr
+    path = "joints.coupler_rocker.clearance.radial"
+    args = ["--measurements", meas, "--parameter", f"{path}=2e-5", "-q"]
+    assert run_cli("estimate", model, "-o", tmp_path / "e.csv", *args).returncode == 0
+    proc = run_cli("estimate", model, "-o", tmp_path / "e.h5", *args)
+    assert proc.returncode == 0, proc.stderr
+    expected = read_csv(tmp_path / "e.csv")
+    with h5py.File(tmp_path / "e.h5", "r") as f:
+        names = f.attrs["channels"].split()
+        assert ["time"] + names == list(expected)
+        for name in names:
+            assert np.array_equal(f["channels"][name][()], expected[name]), name
+        assert f["channels"][path].attrs["units"] == "m"
+        assert f["channels"][f"sigma({path})"].attrs["units"] == "m"
+        assert f.attrs["analysis"] == "estimate"
+        assert f.attrs["measurements"] == str(meas)
+
+
 def test_derivative_columns_are_datasets_under_derivatives(tmp_path):
     # An HDF5 name cannot hold the '/' of d(<channel>)/d(<path>): the column goes to
     # /derivatives/<path>/<channel>, with the CSV's values bit for bit and its unit.
