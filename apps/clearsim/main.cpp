@@ -419,7 +419,8 @@ int run(const RunOptions& o, clearsim_cli::PhaseTimes& times) {
   warn_if_huge(o.model, lm.run, columns.size());
   for (const auto& w : cs::resolution_warnings(sys, lm.run.solver))
     std::fprintf(stderr, "%s: warning: %s\n", o.model.c_str(), w.c_str());
-  const auto writer = cs::open_result_writer(out, columns, metadata(lm, o));
+  const auto writer =
+      cs::open_result_writer(out, columns, metadata(lm, o), cs::column_units(lm, columns));
   cs::ResultWriter& csv = *writer;
   cs::ProgressBar bar(lm.run.solver.end, lm.run.output.progress && !o.quiet);
   PaceWarning pace(o.model, lm.run.solver.end);

@@ -101,7 +101,9 @@ class KalmanFilter:
     def run(self, time, samples, every=1):
         """The filter over recorded samples (rows at `time`, one column per sensor, NaN where a
         sensor has no sample): a dict of numpy arrays, "time", each output and parameter, and
-        "sigma(<name>)" for each."""
+        "sigma(<name>)" for each; "warnings" (the filter's, a list of str) and "units", {name:
+        unit} of every array (an output's channel unit, a parameter's that of the model file's
+        number at its path: "m" for a clearance, "1" for a restitution)."""
         return self._core.run(np.asarray(time, dtype=float), np.asarray(samples, dtype=float),
                               every)
 

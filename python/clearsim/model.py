@@ -22,8 +22,8 @@ def channel_unit(name):
     """The unit of a column of a result: "s" for time, the engine's unit of a channel ("m/s",
     "N", "1" for counts and ratios, "" when it has none, as `clearsim channels` prints them),
     and for a derivative d(<channel>)/d(<path>) the channel's unit per unit of the parameter,
-    "<unit>/[<path>]" (a model-file value does not carry its unit), as the CSV's units line and
-    the HDF5 datasets name it."""
+    "<unit>/[<path>]" (the name alone does not say the parameter's unit: Result.units and the
+    files a run writes give it from the model file, "m/kg")."""
     if name == "time":
         return "s"
     return _core.channel_unit(name)
@@ -44,11 +44,12 @@ class Result:
     path) reads one).
     """
 
-    def __init__(self, channels, summary, notes, warnings):
+    def __init__(self, channels, summary, notes, warnings, units=None):
         self.channels = channels
         self.summary = summary
         self.notes = notes
         self.warnings = warnings
+        self._units = units
 
     @property
     def time(self):
@@ -75,7 +76,11 @@ class Result:
     @property
     def units(self):
         """{column: unit} for every array of channels ("time": "s", "slider.velocity.x": "m/s";
-        see clearsim.channel_unit)."""
+        see clearsim.channel_unit), a derivative's with its parameter's unit from the model
+        file ("d(slider.position.x)/d(bodies.slider.mass)": "m/kg"), as the CSV's units line
+        and the HDF5 datasets' attributes say them."""
+        if self._units is not None:
+            return dict(self._units)
         return {name: channel_unit(name) for name in self.channels}
 
     def to_pandas(self):
@@ -140,6 +145,13 @@ class Model:
         and the energies when the file names none."""
         return self._core.channels()
 
+    def unit_of(self, path):
+        """The unit of the number at `path` of the model file, as the reader reads it and the
+        results spell units: "kg" for "bodies.slider.mass", "N*m*s/rad" for a rotational
+        damping, "1" for a pure number (a restitution), "" where the reader read no number or
+        the number has no single unit."""
+        return self._core.unit_of(path)
+
     def available_channels(self):
         """Every channel the model offers (as `clearsim channels MODEL` lists them)."""
         return self._core.available_channels()
@@ -202,7 +214,9 @@ class Model:
         finally:
             if hasattr(callback, "close"):
                 callback.close()
-        result = Result(arrays, summary, notes, warnings)
+        names = [k for k in arrays if k != "time"]
+        units = dict(zip(names, self._core.column_units(names)), time="s")
+        result = Result(arrays, summary, notes, warnings, {k: units[k] for k in arrays})
         if not summary["ok"]:
             err = SimulationError(f"{self.path}: error: {summary['message']}")
             err.result = result

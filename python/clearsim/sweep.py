@@ -31,8 +31,9 @@ class SweepResult:
     DataFrame with the columns' units in its attrs["units"].
     """
 
-    def __init__(self, core, table):
+    def __init__(self, core, table, parameter_units=None):
         self._core = core
+        self._parameter_units = dict(parameter_units or {})
         self.gradients = list(core.gradients)
         self.rows = [_row(r.as_dict(self.gradients)) for r in core.runs]
         self.reference = _row(core.reference.as_dict(self.gradients))
@@ -68,8 +69,9 @@ class SweepResult:
         newton_iterations, wall_seconds, channel, csv, and the gradients' columns
         (d(max_contact_force)/d(PATH), d(rms_distance)/d(PATH)) of a sweep with gradients.
         The reference run is not a row (see .reference). df.attrs["units"] is {column: unit}:
-        "" for the parameters and gradients (a model-file value carries no unit), rms_distance
-        in the unit of the compared channel. Needs pandas."""
+        a parameter's that of the model file's number at its path ("" when it has none),
+        rms_distance in the unit of the compared channel, a gradient's per its parameter's unit
+        ("N/m" for d(max_contact_force)/d(<a clearance>)). Needs pandas."""
         from .model import _pandas, channel_unit
 
         pd = _pandas("SweepResult.to_pandas")
@@ -83,10 +85,13 @@ class SweepResult:
             data[c] = [r[c] for r in self.rows]
         df = pd.DataFrame(data, index=pd.RangeIndex(len(self.rows), name="run"))
         channel = self.reference["channel"]
-        units = {p: "" for p in params}
+        units = {p: self._parameter_units.get(p, "") for p in params}
         for c, unit in self._COLUMNS.items():
             units[c] = channel_unit(channel) if unit is None else unit
-        units.update({c: "" for c in gradients})
+        for g in self.gradients:
+            per = self._parameter_units.get(g, "")
+            for summary in ("max_contact_force", "rms_distance"):
+                units[f"d({summary})/d({g})"] = _core.derivative_unit(units[summary], per, g)
         df.attrs["units"] = units
         return df
 
@@ -194,4 +199,5 @@ def sweep(model, vary, out_dir="sweep", channel="", jobs=None, client=None, grad
         core = _core.SweepResult(axes, runs[0], runs[1:], time.monotonic() - start, gradients)
     table = os.path.join(out_dir, "sweep.csv")
     core.write_table(table)
-    return SweepResult(core, table)
+    paths = [axis.path for axis in axes] + gradients
+    return SweepResult(core, table, {p: model.unit_of(p) for p in paths})

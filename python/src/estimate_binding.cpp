@@ -80,6 +80,14 @@ py::dict series_dict(const cs::EstimateSeries& s) {
         py::array_t<double>(static_cast<py::ssize_t>(sg.size()), sg.data());
   }
   d["warnings"] = s.warnings;
+  // Each array's unit: an output's channel unit, a parameter's model-file unit, σ as its value.
+  py::dict units;
+  units["time"] = "s";
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    units[py::str(s.columns[c])] = s.units[c];
+    units[py::str("sigma(" + s.columns[c] + ")")] = s.units[c];
+  }
+  d["units"] = units;
   return d;
 }
 

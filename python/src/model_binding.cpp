@@ -175,6 +175,10 @@ void register_model(py::module_& m) {
   m.def("channel_unit", &cs::channel_unit, py::arg("channel"),
         "The unit of a channel from its quantity (\"m/s\", \"N\", \"1\" for a count or a "
         "ratio; \"\" when it has none), as `clearsim channels` prints it.");
+  m.def("derivative_unit", &cs::derivative_unit, py::arg("value_unit"), py::arg("parameter_unit"),
+        py::arg("path"),
+        "The unit of d(value)/d(parameter at path): \"m/s^2\" per \"kg\" is \"m/s^2/kg\"; "
+        "\"<unit>/[<path>]\" when the parameter's unit is \"\".");
 
   py::class_<cs::Override>(m, "Override")
       .def(py::init<std::string, std::string>(), py::arg("path"), py::arg("value"))
@@ -223,6 +227,16 @@ void register_model(py::module_& m) {
       .def_property_readonly("num_bodies",
                              [](const Model& x) { return x.loaded().model.num_bodies(); })
       .def("channels", &Model::channels)
+      .def(
+          "unit_of",
+          [](const Model& x, const std::string& path) { return cs::unit_at(x.loaded(), path); },
+          py::arg("path"))
+      .def(
+          "column_units",
+          [](const Model& x, const std::vector<std::string>& columns) {
+            return cs::column_units(x.loaded(), columns);
+          },
+          py::arg("columns"))
       .def("available_channels", &Model::available_channels)
       .def("run", &run, py::arg("limits"), py::arg("progress"), py::arg("channels"),
            py::arg("sensitivities") = std::vector<std::string>{})

@@ -31,6 +31,13 @@ def test_same_estimates_as_the_command_line(tmp_path):
     assert np.array_equal(est["time"], cli["time"])
     for name in (DAMPING, f"sigma({DAMPING})", "rocker.rotation.z"):
         assert np.allclose(est[name], cli[name], rtol=1e-12, atol=0), name
+    # Each array's unit, as the command line's units line says it.
+    with open(out) as f:
+        f.readline()
+        units_line = f.readline().removeprefix("# units: ").strip().split(",")
+        header = f.readline().strip().split(",")
+    assert est["units"] == dict(zip(header, units_line))
+    assert est["units"][DAMPING] == "N*m*s/rad" and est["units"]["rocker.rotation.z"] == "rad"
     # The wrong friction (0.2) moves towards the truth (0.5) within its reported 3σ.
     assert abs(est[DAMPING][-1] - 0.5) < 3 * est[f"sigma({DAMPING})"][-1]
 

@@ -19,7 +19,7 @@ def test_end_objective_equals_the_direct_derivative_at_the_end():
     r = model.run(end=0.002, sensitivities=PATHS)
     assert g.value == r["crank_speed.torque"][-1]
     assert g.unit == "N*m"
-    assert g.units == [f"N*m/[{p}]" for p in PATHS]
+    assert g.units == ["N*m/kg", "N*m/(rad/s)"]  # the model file's units
     assert isinstance(g.gradient, np.ndarray) and g.gradient.shape == (2,)
     for k, p in enumerate(PATHS):
         direct = r.derivative("crank_speed.torque", p)[-1]

@@ -40,6 +40,20 @@ def test_gradients_equal_central_differences_of_the_runs(tmp_path):
     # And in the DataFrame.
     df = r.to_pandas()
     assert list(df[f"d(rms_distance)/d({E})"]) == [row[f"d(rms_distance)/d({E})"] for row in r.rows]
+    # Units: a restitution is a pure number, so a derivative has its summary's unit.
+    assert df.attrs["units"][E] == "1"
+    assert df.attrs["units"][f"d(max_contact_force)/d({E})"] == "N"
+    assert df.attrs["units"][f"d(rms_distance)/d({E})"] == "m/s^2"
+
+
+def test_a_gradients_unit_is_its_summarys_per_its_parameters(tmp_path):
+    radial = "joints.rod_slider.clearance.radial"
+    r = clearsim.sweep(_flores(), {radial: [0.5e-3]}, out_dir=str(tmp_path),
+                       channel="slider.velocity.x", gradients=[radial])
+    units = r.to_pandas().attrs["units"]
+    assert units[radial] == "m"
+    assert units[f"d(max_contact_force)/d({radial})"] == "N/m"
+    assert units[f"d(rms_distance)/d({radial})"] == "m/s/m"
 
 
 def test_a_model_without_sensitivities_fails_each_run_with_the_reason(tmp_path):

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "clearsim/io/plugin.hpp"
+#include "clearsim/io/result_writer.hpp"
 
 namespace cs {
 
@@ -12,11 +13,8 @@ namespace {
 // Where a column's values go: /channels/<channel>, or /derivatives/<path>/<channel> for the
 // column d(<channel>)/d(<path>) of a run with sensitivities (an HDF5 name cannot hold its '/').
 std::string dataset_of(const std::string& column) {
-  const std::string mid = ")/d(";
-  const std::size_t cut = column.find(mid);
-  if (column.rfind("d(", 0) == 0 && cut != std::string::npos && column.back() == ')')
-    return "derivatives/" + column.substr(cut + mid.size(), column.size() - 1 - cut - mid.size()) +
-           "/" + column.substr(2, cut - 2);
+  if (std::string channel, path; split_derivative(column, channel, path))
+    return "derivatives/" + path + "/" + channel;
   return "channels/" + column;
 }
 

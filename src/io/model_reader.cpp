@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "clearsim/io/model_yaml.hpp"
+#include "clearsim/io/result_writer.hpp"
 #include "model_document.hpp"
 #include "model_overrides.hpp"
 #include "model_reader_sections.hpp"
@@ -406,6 +407,20 @@ double read_model_scalar(const std::string& yaml_text, const std::string& displa
 std::string unit_at(const LoadedModel& model, const std::string& path) {
   const auto it = model.units.find(path);
   return it == model.units.end() ? std::string() : it->second;
+}
+
+std::string column_unit(const LoadedModel& model, const std::string& column) {
+  if (std::string channel, path; split_derivative(column, channel, path))
+    return derivative_unit(channel_unit(channel), unit_at(model, path), path);
+  return channel_unit(column);
+}
+
+std::vector<std::string> column_units(const LoadedModel& model,
+                                      const std::vector<std::string>& columns) {
+  std::vector<std::string> units;
+  units.reserve(columns.size());
+  for (const std::string& c : columns) units.push_back(column_unit(model, c));
+  return units;
 }
 
 LoadedModel load_model_file(const std::string& path, const std::vector<Override>& overrides) {

@@ -64,8 +64,9 @@ TimeFunction read_function_map(const Cursor& c, const std::string& unit, const s
     case TimeFunction::Kind::kPolynomial:
       m.allow_only(where, {"type", "coefficients"});
       return TimeFunction::polynomial(read_numbers(
-          m.need("coefficients", "a non-empty list [c0, c1, ...] (c_k in " + unit + "/s^k)"),
-          unit.empty() ? "" : unit + "/s^k", 1));
+          m.need("coefficients",
+                 "a non-empty list [c0, c1, ...] (c_k in " + (unit.empty() ? "1" : unit) + "/s^k)"),
+          (unit.empty() ? "1" : unit) + "/s^k", 1));
     case TimeFunction::Kind::kHarmonic: {
       m.allow_only(where, {"type", "amplitude", "frequency", "phase", "offset"});
       const double amplitude = read_number(m.need("amplitude", value_what), unit);

@@ -55,12 +55,8 @@ std::string channel_unit(const std::string& channel) {
     return channel_unit(channel.substr(6, channel.size() - 7));
   // A sensitivity d(CHANNEL)/d(PATH): the channel's unit per unit of the parameter, "U/[PATH]"
   // (the parameter's unit is that of the model-file value at PATH, not known here).
-  const std::size_t split = channel.find(")/d(");
-  if (channel.rfind("d(", 0) == 0 && split != std::string::npos && channel.back() == ')') {
-    const std::string unit = channel_unit(channel.substr(2, split - 2));
-    const std::string path = channel.substr(split + 4, channel.size() - split - 5);
-    return unit.empty() ? "" : unit + "/[" + path + "]";
-  }
+  if (std::string of, path; split_derivative(channel, of, path))
+    return derivative_unit(channel_unit(of), "", path);
   // The quantity is the last part of the name, or the one before a component x|y|z or a gap
   // index (contact_force2).
   std::string name = channel;
@@ -133,6 +129,24 @@ std::string channel_unit(const std::string& channel) {
   for (const auto& [q, unit] : kUnits)
     if (q == quantity) return unit;
   return "";
+}
+
+bool split_derivative(const std::string& column, std::string& channel, std::string& path) {
+  const std::size_t split = column.find(")/d(");
+  if (column.rfind("d(", 0) != 0 || split == std::string::npos || column.back() != ')')
+    return false;
+  channel = column.substr(2, split - 2);
+  path = column.substr(split + 4, column.size() - split - 5);
+  return true;
+}
+
+std::string derivative_unit(const std::string& value_unit, const std::string& parameter_unit,
+                            const std::string& path) {
+  if (value_unit.empty()) return "";
+  if (parameter_unit.empty()) return value_unit + "/[" + path + "]";
+  if (parameter_unit == "1") return value_unit;
+  const bool compound = parameter_unit.find_first_of("*/") != std::string::npos;
+  return value_unit + "/" + (compound ? "(" + parameter_unit + ")" : parameter_unit);
 }
 
 }  // namespace cs

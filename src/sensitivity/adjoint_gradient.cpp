@@ -167,10 +167,8 @@ GradientResult AdjointGradient::compute(System& sys, std::vector<std::string>& n
   std::vector<double> w;
   out.value = objective_.evaluate(tr.times(), tr.values(), w);
   out.unit = objective_.unit();
-  for (const auto& par : params_) {
-    const std::string u = out.unit.empty() ? std::string("1") : out.unit;
-    out.units.push_back(u + "/[" + par->path + "]");
-  }
+  for (const auto& par : params_)
+    out.units.push_back(derivative_unit(out.unit, unit_at(par->model[0], par->path), par->path));
   backward(tr, w, out, options);
   out.recomputed_steps = tr.recomputed_steps();
   return out;

@@ -59,6 +59,13 @@ struct LoadedModel {
 // no number there.
 std::string unit_at(const LoadedModel& model, const std::string& path);
 
+// The unit of a result column of this model: channel_unit's, with a sensitivity
+// d(CHANNEL)/d(PATH)'s parameter unit from the model file ("m/s^2/kg" where channel_unit can
+// only say "m/s^2/[bodies.slider.mass]").
+std::string column_unit(const LoadedModel& model, const std::string& column);
+std::vector<std::string> column_units(const LoadedModel& model,
+                                      const std::vector<std::string>& columns);
+
 // A change to the model file before it is read: the value at `path` becomes `value`.
 //   path   the dotted path of a key as error messages name it, with [k] for list items:
 //          joints.rod_slider.clearance.radial, gravity[2], output.channels[0]. Every part must

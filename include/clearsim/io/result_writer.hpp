@@ -45,8 +45,20 @@ std::vector<std::string> column_units(const std::vector<std::string>& channels,
 
 // The unit of a channel from its quantity ("slider.velocity.x" -> "m/s"); "" when unknown,
 // "1" for dimensionless quantities; for a sensitivity "d(CHANNEL)/d(PATH)" the channel's unit
-// per unit of the parameter, "U/[PATH]". The CSV's units line, the HDF5 datasets' units
-// attribute and `clearsim channels` all say it.
+// per unit of the parameter, "U/[PATH]" (the parameter's unit is the model file's: a writer
+// that has the model says it, model_reader.hpp's column_unit). The CSV's units line, the HDF5
+// datasets' units attribute and `clearsim channels` all say it.
 std::string channel_unit(const std::string& channel);
+
+// A sensitivity column's name "d(CHANNEL)/d(PATH)" split into CHANNEL and PATH; false (and
+// nothing written) for any other name.
+bool split_derivative(const std::string& column, std::string& channel, std::string& path);
+
+// The unit of d(value)/d(parameter at `path`): value_unit per parameter_unit, bracketed when
+// it is a compound ("m/s^2" per "kg" -> "m/s^2/kg"; per "N*m*s/rad" -> "m/s^2/(N*m*s/rad)";
+// per "1" -> "m/s^2"). "" when value_unit is ""; "value_unit/[path]" when parameter_unit is
+// "" (not known, or no single unit).
+std::string derivative_unit(const std::string& value_unit, const std::string& parameter_unit,
+                            const std::string& path);
 
 }  // namespace cs

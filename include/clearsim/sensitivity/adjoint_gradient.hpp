@@ -52,7 +52,7 @@ struct GradientResult {
   double value = 0.0;              // J
   std::string unit;                // J's unit ("" when unknown)
   std::vector<double> gradient;    // dJ/dp, one per parameter
-  std::vector<std::string> units;  // "U/[PATH]" per parameter
+  std::vector<std::string> units;  // per parameter: derivative_unit (result_writer.hpp)
   long steps = 0;                  // steps of the forward run
   double stored_bytes = 0.0;       // memory of the stored trajectory (states, times, values)
   long checkpoint_every = 1;       // K: 1 when every state was stored

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "clearsim/io/model_reader.hpp"
+#include "clearsim/io/result_writer.hpp"
 
 namespace cs {
 namespace {
@@ -33,7 +35,8 @@ joints:
       contact: {law: lankarani_nikravesh, young_modulus: 2.0e9, poisson_ratio: 0.3,
                 min_approach_speed: 0.01}
 forces:
-  motor: {type: speed_torque, joint: axle, coefficients: [1, -0.01, 1e-5], speed_unit: rpm}
+  motor: {type: speed_torque, joint: axle, coefficients: [1, -0.01, 1e-5], speed_unit: rpm,
+          ramp: {type: polynomial, coefficients: [0, 2, 0.5]}}
   twist: {type: rotational_spring_damper, joint: axle, stiffness: 0.5, damping: 0.02}
 solver: {integrator: generalized_alpha, coordinates: absolute, step: 1.0e-4, end: 0.5,
          rtol: 1e-5, atol: 1e-7}
@@ -64,6 +67,10 @@ TEST(ModelUnits, EveryNumberHasTheUnitTheReaderReadsItIn) {
   EXPECT_EQ(unit("forces.motor.coefficients[0]"), "N*m");
   EXPECT_EQ(unit("forces.motor.coefficients[1]"), "N*m/(rpm)");
   EXPECT_EQ(unit("forces.motor.coefficients[2]"), "N*m/(rpm)^2");
+  // The ramp is a pure factor of time: c_k in 1/s^k.
+  EXPECT_EQ(unit("forces.motor.ramp.coefficients[0]"), "1");
+  EXPECT_EQ(unit("forces.motor.ramp.coefficients[1]"), "1/s");
+  EXPECT_EQ(unit("forces.motor.ramp.coefficients[2]"), "1/s^2");
   EXPECT_EQ(unit("solver.step"), "s");
   EXPECT_EQ(unit("solver.rtol"), "1");
   EXPECT_EQ(unit("solver.atol"), "");  // m for lengths, rad for angles: no single unit
@@ -85,6 +92,21 @@ TEST(ModelUnits, AnOverriddenNumberKeepsItsPathAndUnit) {
   EXPECT_EQ(unit_at(lm, "joints.pivot.clearance.radial"), "m");
   EXPECT_EQ(unit_at(lm, "forces.twist.free_angle"), "rad");  // added by the override
   EXPECT_EQ(unit_at(lm, "bodies.arm.mass"), "kg");
+}
+
+// A sensitivity column's unit is its channel's per its parameter's, as the model file reads it.
+TEST(ModelUnits, ASensitivityColumnIsInTheChannelsUnitPerTheParameters) {
+  const LoadedModel lm = load_model_string(kModel, "units.yaml");
+  EXPECT_EQ(column_unit(lm, "d(arm.acceleration.y)/d(bodies.arm.mass)"), "m/s^2/kg");
+  EXPECT_EQ(column_unit(lm, "d(arm.position.x)/d(forces.twist.damping)"), "m/(N*m*s/rad)");
+  EXPECT_EQ(column_unit(lm, "d(arm.position.x)/d(joints.pivot.clearance.restitution)"), "m");
+  EXPECT_EQ(column_unit(lm, "d(arm.position.x)/d(solver.atol)"), "m/[solver.atol]");
+  EXPECT_EQ(column_unit(lm, "d(system.constraint_violation)/d(bodies.arm.mass)"), "");
+  EXPECT_EQ(column_unit(lm, "arm.velocity.x"), "m/s");
+  // Without the model, the parameter's unit is not known: the path stands for it.
+  EXPECT_EQ(channel_unit("d(arm.acceleration.y)/d(bodies.arm.mass)"), "m/s^2/[bodies.arm.mass]");
+  EXPECT_EQ(column_units(lm, {"arm.rotation.z", "d(arm.rotation.z)/d(gravity[1])"}),
+            (std::vector<std::string>{"rad", "rad/(m/s^2)"}));
 }
 
 // Angles given in degrees are in degrees in the file: the unit of the number written there.
