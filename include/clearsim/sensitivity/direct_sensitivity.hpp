@@ -105,6 +105,13 @@ class DirectSensitivity {
   // The tangent of one step for parameter k: exact, unconverged, or none (a kink).
   enum class TangentOutcome { kExact, kUnconverged, kKink };
   TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
+  // R_X dX = −(R_S dS + R_p) by the run's own step matrix, iterated (it leaves terms of R_X
+  // out; β' = beta_p scales its rows); false when the iteration does not converge.
+  bool iterate_tangent(const Parameter& par, double beta_p, const VecX& R_p, VecX& dvdot,
+                       VecX& dlambda, Simulation& sim);
+  // True when one factorization of the exact R_X per step, shared by the parameters, costs
+  // less than each parameter's iteration with the step matrix.
+  static bool solve_exactly_for(std::size_t parameters, int unknowns);
   // R's derivative along the tangent dm of the memory at the start of the step prev → s.
   VecX memory_term(const State& prev, const State& s, const VecX& dm) const;
   // The tangent of the elements' memory after the step prev → s whose state tangent is next.
@@ -120,6 +127,7 @@ class DirectSensitivity {
   std::vector<std::unique_ptr<Parameter>> params_;
   std::vector<std::string> warnings_;
   bool broken_ = false;           // a split step: every tangent is NaN from there
+  bool exact_ = false;            // solve_exactly_for: the exact R_X for every parameter
   bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
   StepLinearization step_;        // the step's exact tangent (step_linearization.hpp)
   // NSGA: the corrections' tangent, linearized once per step for every parameter.
