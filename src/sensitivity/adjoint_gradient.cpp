@@ -62,6 +62,9 @@ std::string AdjointGradient::unsupported(const System& sys, const RunSettings& r
   if (run.solver.integrator == IntegratorKind::kNsga)
     return "sensitivities through NSGA's impacts are not implemented in the adjoint (the direct "
            "method has them: clearsim run --sensitivity)";
+  if (run.solver.formulation == ConstraintFormulation::kStabilized)
+    return "the stabilized formulation's projections are not differentiated in the adjoint (the "
+           "direct method has them: clearsim run --sensitivity)";
   return DirectSensitivity::unsupported(sys, run);
 }
 

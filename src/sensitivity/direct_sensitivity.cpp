@@ -41,6 +41,13 @@ constexpr double kSlowRate = 0.5;
 constexpr std::size_t kExactFromParameters = 3;
 constexpr int kExactUnknownsPerParameter = 12;
 
+// The step ends in projections of q onto Φ = 0 and of v onto B v + Φ_t = 0 (NSGA's
+// corrections, with unilateral rows or without): the stabilized formulation.
+bool projects(const SolverSettings& st) {
+  return st.integrator == IntegratorKind::kNsga ||
+         st.formulation == ConstraintFormulation::kStabilized;
+}
+
 std::string number(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", x);
@@ -84,9 +91,10 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
              "generalized-alpha family)";
   }
   const bool nsga = st.integrator == IntegratorKind::kNsga;
-  if (!nsga && st.formulation != ConstraintFormulation::kIndex3)
-    return "sensitivities need solver.formulation: index3 (the stabilized projections and the "
-           "penalty formulations are not differentiated)";
+  if (!nsga && st.formulation != ConstraintFormulation::kIndex3 &&
+      st.formulation != ConstraintFormulation::kStabilized)
+    return "sensitivities need solver.formulation: index3 or stabilized (the augmented "
+           "Lagrangian ali3p and the penalty formulations are not differentiated)";
   if (st.adaptive)
     return "sensitivities need fixed steps (solver.adaptive: false): adaptive step sizes "
            "depend on the parameter";
@@ -124,11 +132,11 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       p_(AlphaParameters::from_settings(run.solver)),
       paths_(paths),
       channels_(channels),
-      step_(sys, p_, run.solver.integrator == IntegratorKind::kNsga) {
-  if (run.solver.integrator == IntegratorKind::kNsga && run.solver.analysis == Analysis::kDynamic) {
+      step_(sys, p_, projects(run.solver)) {
+  if (projects(run.solver) && run.solver.analysis == Analysis::kDynamic) {
     // The smooth step's persistent-contact rows are not differentiated: a run that kept them
     // would get derivatives of another scheme, silently.
-    if (run.solver.persistent_contacts)
+    if (run.solver.persistent_contacts && sys.num_gaps() > 0)
       throw std::logic_error("DirectSensitivity: NSGA settings not adapted (persistent contacts)");
     corrections_ = std::make_unique<CorrectionTangent>(sys, run.solver);
   }
@@ -145,8 +153,8 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
 DirectSensitivity::~DirectSensitivity() = default;
 
 bool DirectSensitivity::solve_exactly_for(std::size_t parameters, int unknowns) {
-  const auto by_size = static_cast<std::size_t>(
-      (unknowns + kExactUnknownsPerParameter - 1) / kExactUnknownsPerParameter);
+  const auto by_size = static_cast<std::size_t>((unknowns + kExactUnknownsPerParameter - 1) /
+                                                kExactUnknownsPerParameter);
   return parameters >= std::max(kExactFromParameters, by_size);
 }
 
