@@ -3,7 +3,9 @@
 #include <Eigen/QR>
 #include <Eigen/SparseLU>
 #include <Eigen/SparseQR>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -165,6 +167,17 @@ void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX*
                             if (zeta) (*zeta)(g) = cb.zeta(r);
                             if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
                           });
+}
+
+double System::constraint_violation(const std::vector<BodyKinematics>& kin, double t) const {
+  double worst = 0.0;
+  bool nan = false;  // a NaN row is said, not lost in the maximum
+  for_each_constraint_row(kin, t, false, [&](const ConstraintBlock& cb, int r, int, int, int) {
+    const double a = std::abs(cb.phi(r));
+    if (std::isnan(a)) nan = true;
+    worst = std::max(worst, a);
+  });
+  return nan ? std::numeric_limits<double>::quiet_NaN() : worst;
 }
 
 void System::constraint_products(const std::vector<BodyKinematics>& kin, double t,

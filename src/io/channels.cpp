@@ -132,11 +132,10 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
     return sys.kinetic_energy(k) + sys.potential_energy(k, s.t);
   });
   out.emplace_back("system.constraint_violation",
-                   [&sys](const State& s, const RunStats&, const auto& k) {
-                     if (sys.num_constraints() == 0) return 0.0;
-                     VecX phi(sys.num_constraints());
-                     sys.constraints(k, s.t, &phi, MatrixSink(), nullptr, nullptr);
-                     return phi.lpNorm<Eigen::Infinity>();
+                   [&sys](const State& s, const RunStats& st, const auto& k) {
+                     const RunStats::OutputViolation& given = st.output_violation;
+                     if (given.system == &sys && given.state == &s) return given.value;
+                     return sys.constraint_violation(k, s.t);
                    });
   out.emplace_back("system.velocity_violation",
                    [&sys](const State& s, const RunStats&, const auto& k) {

@@ -10,16 +10,18 @@ double constraint_violation(const System& sys, const State& s) {
   if (sys.num_constraints() == 0) return 0.0;
   std::vector<BodyKinematics> kin;
   sys.gather(s, kin);
-  VecX phi(sys.num_constraints());
-  sys.constraints(kin, s.t, &phi, MatrixSink(), nullptr, nullptr);
-  return phi.lpNorm<Eigen::Infinity>();
+  return sys.constraint_violation(kin, s.t);
 }
 }  // namespace
 
 void emit_output(const System& sys, const State& s, RunStats& stats, StepObserver& obs) {
-  stats.max_constraint_violation =
-      std::max(stats.max_constraint_violation, constraint_violation(sys, s));
+  const double phi = constraint_violation(sys, s);
+  stats.max_constraint_violation = std::max(stats.max_constraint_violation, phi);
+  // The output's system.constraint_violation channel reads this value (RunStats::output_violation):
+  // with every step written, evaluating Φ twice was 8 % of the Flores NSGA run.
+  stats.output_violation = {&sys, &s, phi};
   obs.on_output(s, stats);
+  stats.output_violation = {};
 }
 
 bool stop_asked(const System& sys, const State& s, bool emitted, RunStats& stats,

@@ -64,6 +64,9 @@ class System {
   void mass_times(const VecX& x, VecX& y) const;
 
   double kinetic_energy(const std::vector<BodyKinematics>& kin) const;
+  // ‖Φ‖∞ of the kept rows at the kinematics `kin` (0 without rows): the run's constraint check
+  // and the system.constraint_violation channel.
+  double constraint_violation(const std::vector<BodyKinematics>& kin, double t) const;
   double potential_energy(const std::vector<BodyKinematics>& kin, double t) const;
 
   // Finds redundant constraint rows at the given state (rank-revealing QR of Bᵀ), removes them

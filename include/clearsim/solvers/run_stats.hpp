@@ -19,6 +19,14 @@ struct RunStats {
   int last_iterations = 0;                // Newton iterations of the last step
   double last_step = 0.0;                 // last accepted step size [s]
   double max_constraint_violation = 0.0;  // max ‖Φ‖∞ over the output points
+  // ‖Φ‖∞ of the output point on_output is given, while it runs, with the system and the state
+  // it is of: a system.constraint_violation channel of that system at that very state reads it
+  // rather than evaluating Φ a second time (null pointers: none given).
+  struct OutputViolation {
+    const void* system = nullptr;
+    const State* state = nullptr;
+    double value = 0.0;
+  } output_violation;
   // Unilateral contacts (NSGA): steps spent in each regime summed over gaps, contact onsets
   // (open → closed), and the largest penetration max(−g_N) over all steps [m].
   long open_steps = 0, contact_steps = 0, impact_steps = 0, contact_onsets = 0;
