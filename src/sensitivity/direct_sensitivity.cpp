@@ -175,9 +175,11 @@ bool DirectSensitivity::start(const State& s0, std::string& why) {
 DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par, const State& prev,
                                                                   const State& s, Simulation& sim) {
   const double h = s.t - prev.t;
-  // R_p: the residual differenced between the parameter's models at the nominal step.
-  VecX r[kModels], dR;
-  State x = s;
+  // R_p: the residual differenced between the parameter's models at the nominal step (into
+  // kept vectors: a step asks for 4 per parameter).
+  VecX(&r)[kModels] = residuals_;
+  State& x = scratch_;
+  x = s;
   for (int k = 0; k < kModels; ++k) step_.residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
   // The constant part: R_p and the forces' dependence on the memory of the step's start.
   const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
@@ -190,7 +192,7 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   if (!converged && !corrections_)
     converged = iterate_tangent(par, p_.beta_prime(h), R_p, dvdot, dlambda, sim);
   if (!converged) return TangentOutcome::kUnconverged;
-  step_.directional(par.d, dvdot, dlambda, next, dR);
+  step_.step_tangent(par.d, dvdot, dlambda, next);  // R there is zero: not evaluated
   if (corrections_) corrections_->apply(par.d, next, par);
   bool kink = false;
   next.memory = memory_tangent(par, prev, s, next, kink);

@@ -51,19 +51,18 @@ void StepLinearization::residual(const System& sys, const State& prev, double h,
   alpha_update(p_, prev, h, x, hdq_);
   sys.gather(x, kin_);
   sys.forces(kin_, x.t, f_, MatrixSink(), MatrixSink());
-  VecX r_q, phi(m);
+  // Written into r's own storage: the sensitivities ask for 4 residuals per parameter and step.
+  r.resize(n + m);
+  VecX& r_q = r_q_;
   sys.mass_times(x.vdot, r_q);
   r_q -= f_;
-  VecX bv(m);
+  phi_.resize(m);
+  bv_.resize(m);
   if (m > 0)
-    sys.constraint_products(kin_, x.t, x.lambda, stabilized_ ? &x.v : nullptr, phi, r_q,
-                            stabilized_ ? &bv : nullptr);
-  r.resize(n + m);
-  if (stabilized_) {
-    r << r_q, bv;
-  } else {
-    r << r_q, phi;
-  }
+    sys.constraint_products(kin_, x.t, x.lambda, stabilized_ ? &x.v : nullptr, phi_, r_q,
+                            stabilized_ ? &bv_ : nullptr);
+  r.head(n) = r_q;
+  r.tail(m) = stabilized_ ? bv_ : phi_;
 }
 
 void StepLinearization::linearize(const State& prev, const State& s) {

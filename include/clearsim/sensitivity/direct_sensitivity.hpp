@@ -130,6 +130,9 @@ class DirectSensitivity {
   bool exact_ = false;            // solve_exactly_for: the exact R_X for every parameter
   bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
   StepLinearization step_;        // the step's exact tangent (step_linearization.hpp)
+  // step_tangent's scratch: the perturbed models' residuals and the state they make.
+  VecX residuals_[PerturbedModels::kModels];
+  State scratch_;
   // NSGA: the corrections' tangent, linearized once per step for every parameter.
   std::unique_ptr<CorrectionTangent> corrections_;
 };

@@ -106,7 +106,7 @@ class StepLinearization {
   bool factorize_tried_ = false;
   bool factorized_ = false;
   mutable std::vector<BodyKinematics> kin_;
-  mutable VecX f_, hdq_;
+  mutable VecX f_, hdq_, r_q_, phi_, bv_;
 };
 
 }  // namespace cs
