@@ -147,6 +147,13 @@ std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& 
     why =
         "the extended filter does not linearize NSGA's impacts (its covariance would jump with "
         "the active sets): model the contact as compliant instead";
+  // Its transition Jacobian is the index-3 step's (StepLinearization without projections); the
+  // direct sensitivities alone differentiate the stabilized formulation's projections.
+  if (why.empty() && linearize &&
+      plant->run.solver.formulation == ConstraintFormulation::kStabilized)
+    why =
+        "the extended filter linearizes the index-3 step only (solver.formulation: index3); the "
+        "stabilized formulation's projections are not in its transition Jacobian";
   if (why.empty())
     why = linearize ? DirectSensitivity::unsupported(sys, plant->run)
                     : unscented_unsupported(plant->run);

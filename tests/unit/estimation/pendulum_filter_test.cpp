@@ -132,6 +132,20 @@ TEST(PendulumFilter, ExactMeasurementsBringTheFilterOntoTheTrueRun) {
 // A step the plant's Newton iteration cannot make whole (two iterations allowed, 1e-12 asked:
 // the run itself splits it, rejected_steps > 0) is retried in parts by the filter too, each part
 // linearized, and the filter with exact measurements still follows the true run.
+// The transition Jacobian is the index-3 step's: a plant in the stabilized formulation, whose
+// steps end in projections, is refused rather than linearized without them.
+TEST(PendulumFilter, RefusesTheStabilizedFormulation) {
+  std::string stabilized = kPendulum;
+  stabilized.replace(stabilized.find("newton_tol:"), 11, "formulation: stabilized, newton_tol:");
+  try {
+    ExtendedKalmanFilter ekf(stabilized, "pendulum", {}, pendulum_settings());
+    ADD_FAILURE() << "the stabilized formulation accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("linearizes the index-3 step only"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(PendulumFilter, AFailedStepIsRetriedInParts) {
   const char* kHard = R"(
 gravity: [0, -9.81, 0]
