@@ -82,7 +82,7 @@ TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
 TEST(UnscentedFilter, AnySpreadEqualsTheExactKalmanFilterOnALinearSpringMass) {
   // The unscented transform is exact for a linear map whatever its spread α: the covariance of
   // x ⊕ ±α√c L_i with weights w = 1/(2α²c) is Σ w (α√c)² F L_i L_iᵀ Fᵀ = F P Fᵀ. α = 0.7:
-  // W₀ᶜ = +0.53 (the centre's own root column, W₀ᵐ = −1.04); α = 0.3: W₀ᶜ = −7.2 (the closed-form
+  // W₀ᶜ = +1.47 (the centre's own root column, W₀ᵐ = −1.04); α = 0.3: W₀ᶜ = −7.2 (the closed-form
   // downdate, its root's 2c columns about κ m). A spread and weights that do not match (w s² ≠
   // 1/2) show at 1e-2 in the covariance. For a linear step the pairs' mean deviation m is zero,
   // so the centre's term W₀ᶜ m mᵀ is checked by UnscentedWeights.* below.
