@@ -59,19 +59,14 @@ void ExtendedKalmanFilter::unscented_channels(const ChannelSet& channels, VecX& 
     Y.col(i) = (yp - ym) / (2.0 * gamma);
     mid.col(i) = 0.5 * (yp + ym);
   }
-  if (w0c >= 0.0) {
-    mean = w0m * y0 + 2.0 * w * mid.rowwise().sum();
-    E.resize(rows, c + 1);
-    E.leftCols(c) = std::sqrt(2.0 * w) * (mid.colwise() - mean);
-    E.col(c) = std::sqrt(w0c) * (y0 - mean);
+  if (w0c < 0.0) {
+    estimation::downdated_spread(mid, y0, 2.0 * w, alpha, mean, E);
     return;
   }
-  // The midpoints' deviations d_i from y₀, weights 2w (summing to S = 1/α²), their mean m.
-  const MatX d = mid.colwise() - y0;
-  const VecX m = 2.0 * w * d.rowwise().sum();
-  mean = y0 + m;
-  const double kappa = estimation::downdated_centre(2.0 * w * static_cast<double>(c), alpha);
-  E = std::sqrt(2.0 * w) * (d.colwise() - kappa * m);
+  mean = w0m * y0 + 2.0 * w * mid.rowwise().sum();
+  E.resize(rows, c + 1);
+  E.leftCols(c) = std::sqrt(2.0 * w) * (mid.colwise() - mean);
+  E.col(c) = std::sqrt(w0c) * (y0 - mean);
 }
 
 }  // namespace cs

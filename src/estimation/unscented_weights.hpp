@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "clearsim/math/types.hpp"
+
 namespace cs::estimation {
 
 // β: 2 is optimal for a Gaussian prior (it adds the fourth moment's share to the centre's
@@ -29,5 +31,13 @@ inline double centre_covariance_weight(double S, double alpha) {
 inline double downdated_centre(double S, double alpha) {
   return (1.0 + std::sqrt(1.0 + S * (kUnscentedBeta - alpha * alpha))) / S;
 }
+
+// The channels' transform for a negative W₀ᶜ: from the sigma pairs' midpoints `mid` (columns),
+// the centre's values y0 and each pair's weight `pair` (2w), the mean ȳ = y0 + m (m = pair ·
+// Σ (mid_i − y0)) and the second-order spread E = √pair (mid_i − y0 − κ m) (columns), so that
+// E Eᵀ = Σ pair (mid_i − ȳ)(·)ᵀ + W₀ᶜ (y0 − ȳ)(·)ᵀ. Out of line (unscented_weights.cpp): the
+// α = 1 path of unscented_channels keeps the code it had before the spread was a setting.
+void downdated_spread(const MatX& mid, const VecX& y0, double pair, double alpha, VecX& mean,
+                      MatX& E);
 
 }  // namespace cs::estimation

@@ -91,8 +91,9 @@ struct FilterSettings {
   // The unscented filter's spread α of the scaled unscented transform (docs/estimation.md):
   // sigma points at ±α√c along the c columns of the covariance's root, 0 < α ≤ 1. α = 1 puts
   // them at √c σ (λ = 0, W₀ᵐ = 0); a smaller α keeps them nearer the mean where the plant bends
-  // within √c σ (a stiff film over a clearance's σ). The extended filter has no sigma points:
-  // it refuses any other value than 1.
+  // within √c σ, at the price of a mean that extrapolates (W₀ᵐ = 1 − 1/α²). (On the lubricated
+  // clearance example no α from 0.1 to 1 finds the clearance: docs/estimation.md.) The extended
+  // filter has no sigma points: it refuses any other value than 1.
   double ukf_alpha = 1.0;
 };
 

@@ -140,6 +140,34 @@ TEST(UnscentedWeights, DowndateAboutKappaMEqualsTheNegativeCentreWeight) {
     }
 }
 
+TEST(UnscentedWeights, DowndatedSpreadIsTheChannelsTransform) {
+  // The channels' transform for a negative W₀ᶜ (α = 0.3: −7.2), from c = 4 sigma pairs'
+  // midpoints of a nonlinear map (random, fixed seed) in 3 channels: its mean is the scaled
+  // transform's W₀ᵐ y₀ + Σ 2w mid_i (W₀ᵐ = 1 − 1/α²) and E Eᵀ its even part
+  // Σ 2w (mid_i − ȳ)(·)ᵀ + W₀ᶜ (y₀ − ȳ)(·)ᵀ, as written in unscented_update.cpp's comment. Sums of
+  // 4 products of O(1) numbers with weights up to 11: round-off 1e-14, bound 1e-12.
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const double alpha = 0.3;
+  const int c = 4;
+  const double w = 0.5 / (alpha * alpha * c), w0m = 1.0 - 1.0 / (alpha * alpha);
+  const double w0c = estimation::centre_covariance_weight(2.0 * w * c, alpha);
+  MatX mid(3, c);
+  VecX y0(3);
+  for (Eigen::Index k = 0; k < mid.size(); ++k) mid(k) = normal(rng) + 1.0;
+  for (Eigen::Index k = 0; k < y0.size(); ++k) y0(k) = normal(rng);
+  VecX mean;
+  MatX E;
+  estimation::downdated_spread(mid, y0, 2.0 * w, alpha, mean, E);
+  const VecX expected = w0m * y0 + 2.0 * w * mid.rowwise().sum();
+  EXPECT_LT((mean - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+  MatX even = w0c * (y0 - expected) * (y0 - expected).transpose();
+  for (int i = 0; i < c; ++i)
+    even += 2.0 * w * (mid.col(i) - expected) * (mid.col(i) - expected).transpose();
+  EXPECT_EQ(E.cols(), c);  // no column for the centre
+  EXPECT_LT((E * E.transpose() - even).cwiseAbs().maxCoeff(), 1e-12 * even.cwiseAbs().maxCoeff());
+}
+
 // A01's pendulum at a 2 ms step, its bob measured in x and y (1 mm) at 100 Hz.
 const char* kPendulum = R"(
 gravity: [0, -9.81, 0]
