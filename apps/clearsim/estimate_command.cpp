@@ -59,6 +59,23 @@ cs::FilterSettings::Parameter parse_parameter(const std::string& text) {
   return p;
 }
 
+// --ukf-alpha A: a number in (0, 1], only with --filter ukf (the extended filter has no sigma
+// points). Read here rather than by CLI11 so that every refusal names the option.
+double parse_ukf_alpha(const std::string& text, cs::FilterKind kind) {
+  const std::string label = "--ukf-alpha " + text;
+  char* end = nullptr;
+  const double alpha = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str() || *end != '\0')
+    throw std::invalid_argument(label + ": expected a number in (0, 1]");
+  if (!(alpha > 0.0 && alpha <= 1.0))
+    throw std::invalid_argument(label + ": expected a number in (0, 1]");
+  if (kind != cs::FilterKind::kUnscented)
+    throw std::invalid_argument(label +
+                                ": only with --filter ukf (the extended filter has no "
+                                "sigma points)");
+  return alpha;
+}
+
 }  // namespace
 
 CLI::App* EstimateCommand::add_to(CLI::App& app) {
@@ -92,6 +109,9 @@ CLI::App* EstimateCommand::add_to(CLI::App& app) {
   cmd->add_option("--filter", filter,
                   "ekf (extended, default: the step's tangent propagates the covariance) or ukf "
                   "(unscented: sigma points stepped by the plant, no Jacobian)");
+  cmd->add_option("--ukf-alpha", ukf_alpha,
+                  "the unscented filter's spread alpha in (0, 1]: sigma points at "
+                  "+-alpha*sqrt(c) sigma along the covariance's c columns (default 1)");
   cmd->add_option("--every", every, "write every N-th step (default 1)");
   cmd->add_flag("-q,--quiet", quiet, "print nothing but errors and warnings");
   return cmd;
@@ -101,6 +121,7 @@ int EstimateCommand::run() const {
   const std::string text = read_text(model);
   cs::FilterSettings f;
   f.kind = cs::parse_filter_kind(filter);
+  if (!ukf_alpha.empty()) f.ukf_alpha = parse_ukf_alpha(ukf_alpha, f.kind);
   for (const auto& p : parameters) f.parameters.push_back(parse_parameter(p));
   f.sigma_position = sigma_position;
   f.sigma_rotation = sigma_rotation;

@@ -16,6 +16,7 @@ struct EstimateCommand {
   double acceleration_noise = 0.0, angular_acceleration_noise = 0.0;
   int every = 1;
   std::string filter = "ekf";  // --filter ekf|ukf
+  std::string ukf_alpha;       // --ukf-alpha A (empty: not given); parsed by run() to name it
   bool quiet = false;
 
   CLI::App* add_to(CLI::App& app);

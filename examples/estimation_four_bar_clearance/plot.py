@@ -7,7 +7,7 @@ guess (0.07 mm) and estimates the clearance with the state (--parameter PATH=SIG
 docs/estimation.md).
 
 Usage: /usr/bin/python3 examples/estimation_four_bar_clearance/plot.py RESULTS_DIR [--quick]
-           [--filter ekf|ukf] [--guess C] [--sigma S] [--walk W] [--acceleration-noise Q]
+           [--filter ekf|ukf] [--ukf-alpha A] [--guess C] [--sigma S] [--walk W] [--acceleration-noise Q]
            [--end T] [--clearsim PATH]
 Writes RESULTS_DIR/measurements.csv, truth.csv, estimate.csv and
 estimation_four_bar_clearance.png (top: the clearance's estimate with its ±3σ band and the
@@ -51,6 +51,7 @@ def arguments():
     p.add_argument("out")
     p.add_argument("--quick", action="store_true", help="0.15 s instead of 0.2 s (the test)")
     p.add_argument("--filter", default="ekf", choices=["ekf", "ukf"])
+    p.add_argument("--ukf-alpha", help="the unscented filter's spread α (clearsim's default: 1)")
     p.add_argument("--guess", type=float, default=0.07e-3, help="the plant's clearance [m]")
     p.add_argument("--sigma", type=float, default=0.02e-3, help="σ of the guess [m]")
     p.add_argument("--walk", type=float, default=2e-5, help="random walk [m/√s]")
@@ -84,8 +85,9 @@ def run(a):
     t_est = timed([a.clearsim, "estimate", MODEL, *common, "--set", f"{CLEARANCE}={a.guess}",
                    "--measurements", meas, "--parameter", parameter, *INITIAL,
                    "--acceleration-noise", str(a.acceleration_noise), "--filter", a.filter,
-                   "-q", "-o", est])
-    print(f"{end:g} s of motion: clearsim run {t_run:.2f} s, clearsim estimate ({a.filter}) "
+                   *(["--ukf-alpha", a.ukf_alpha] if a.ukf_alpha else []), "-q", "-o", est])
+    kind = a.filter + (f", α {a.ukf_alpha}" if a.ukf_alpha else "")
+    print(f"{end:g} s of motion: clearsim run {t_run:.2f} s, clearsim estimate ({kind}) "
           f"{t_est:.2f} s wall ({t_est / end:.1f} s per simulated second)")
     return pc.read_csv(est), pc.read_csv(tru)
 

@@ -24,6 +24,7 @@ _SETTINGS = (
     "acceleration_noise",
     "angular_acceleration_noise",
     "filter",
+    "ukf_alpha",
 )
 _FILTERS = ("ekf", "ukf")
 
@@ -51,7 +52,8 @@ class KalmanFilter:
     sigma_rotation [rad], sigma_velocity [m/s], sigma_angular_velocity [rad/s] of the initial
     state; acceleration_noise [m/s²/√Hz] and angular_acceleration_noise [rad/s²/√Hz] of the
     process; filter="ekf" (extended, the default) or "ukf" (unscented: sigma points stepped by
-    the plant, no Jacobian)."""
+    the plant, no Jacobian); ukf_alpha, the unscented filter's spread in (0, 1] (sigma points
+    at ±ukf_alpha·√c σ along the covariance's c columns; default 1, only with filter="ukf")."""
 
     def __init__(self, model, parameters=None, outputs=None, **settings):
         self._core = _core.ExtendedKalmanFilter(model._core.source, _settings(parameters, settings))

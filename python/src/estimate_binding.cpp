@@ -27,6 +27,7 @@ cs::FilterSettings filter_settings(const py::dict& d) {
   f.sigma_angular_velocity = number_or(d, "sigma_angular_velocity", 1e-2);
   f.acceleration_noise = number_or(d, "acceleration_noise", 0.0);
   f.angular_acceleration_noise = number_or(d, "angular_acceleration_noise", 0.0);
+  f.ukf_alpha = number_or(d, "ukf_alpha", 1.0);  // checked by the filter (check_unscented_alpha)
   if (d.contains("parameters"))
     for (const auto& p :
          d["parameters"].cast<std::vector<std::tuple<std::string, double, double>>>())

@@ -80,6 +80,30 @@ def test_unscented_filter_matches_the_command_line_and_steps(tmp_path):
     assert sigmas[0] < 1e-3
 
 
+def test_ukf_alpha_matches_the_command_line_and_is_checked(tmp_path):
+    # ukf_alpha=0.3 as --ukf-alpha 0.3 (a negative centre weight: the closed-form downdate);
+    # refused outside (0, 1] and with the extended filter, naming the setting.
+    data, out = tmp_path / "data.csv", tmp_path / "est.csv"
+    done = run_cli("measure", str(FOUR_BAR), "--set", "solver.end=0.05", "--seed", "3", "-o", data)
+    assert done.returncode == 0, done.stderr
+    done = run_cli("estimate", str(FOUR_BAR), "--set", "solver.end=0.05", "--set", f"{DAMPING}=0.2",
+                   "--measurements", str(data), "--parameter", f"{DAMPING}=0.1", "--filter",
+                   "ukf", "--ukf-alpha", "0.3", "-o", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    cli, samples = read_csv(out), read_csv(data)
+    model = clearsim.load(FOUR_BAR, {"solver.end": 0.05, DAMPING: 0.2})
+    est = clearsim.estimate(model, samples["time"],
+                            np.column_stack([samples["crank_encoder"], samples["rocker_gyro"]]),
+                            parameters={DAMPING: 0.1}, filter="ukf", ukf_alpha=0.3)
+    for name in (DAMPING, f"sigma({DAMPING})", "rocker.rotation.z"):
+        assert np.allclose(est[name], cli[name], rtol=1e-12, atol=0), name
+    for alpha in (0.0, -0.5, 1.5, float("nan")):
+        with pytest.raises(ValueError, match=r"ukf_alpha .*: expected a number in \(0, 1\]"):
+            clearsim.KalmanFilter(model, filter="ukf", ukf_alpha=alpha)
+    with pytest.raises(ValueError, match="ukf_alpha 0.5: the extended filter has no sigma points"):
+        clearsim.KalmanFilter(model, ukf_alpha=0.5)
+
+
 def test_bad_filter_kind_is_refused_with_the_list():
     model = clearsim.load(FOUR_BAR, {"solver.end": 0.05})
     with pytest.raises(ValueError, match="filter 'pkf': expected one of ekf, ukf"):

@@ -38,6 +38,18 @@ const char* filter_kind_name(FilterKind kind) {
   return kind == FilterKind::kUnscented ? "ukf" : "ekf";
 }
 
+void check_unscented_alpha(double alpha, FilterKind kind) {
+  // The scaled transform's α lies in (0, 1] (Julier 2002): beyond 1 the points leave √c σ,
+  // already too wide for a clearance example's sigma plants (docs/estimation.md); at 0 they
+  // collapse onto the mean.
+  if (!(alpha > 0.0 && alpha <= 1.0))
+    throw std::invalid_argument("ukf_alpha " + estimation::exact_text(alpha) +
+                                ": expected a number in (0, 1]");
+  if (kind != FilterKind::kUnscented && alpha != 1.0)
+    throw std::invalid_argument("ukf_alpha " + estimation::exact_text(alpha) +
+                                ": the extended filter has no sigma points (only with filter ukf)");
+}
+
 ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::string& name,
                                            const std::vector<Override>& overrides,
                                            const FilterSettings& settings)
@@ -59,6 +71,7 @@ ExtendedKalmanFilter::ExtendedKalmanFilter(const std::string& text, const std::s
                    settings.angular_acceleration_noise})
     if (!(x >= 0.0) || !std::isfinite(x))
       throw std::invalid_argument("filter settings: σ and noise densities must be finite, ≥ 0");
+  check_unscented_alpha(settings.ukf_alpha, settings.kind);
   build_plant();
   h_ = plant_->run.solver.step;
   const int n = plant_->sys->num_dofs(), m = plant_->sys->num_constraints();

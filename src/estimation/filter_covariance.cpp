@@ -259,7 +259,9 @@ void ExtendedKalmanFilter::compress() {
     scale.segment(layout_.a, layout_.p - layout_.a).setConstant(h_ * h_ / tol);
     for (std::size_t k = 0; k < settings_.parameters.size(); ++k)  // set exactly, not solved
       scale(layout_.p + static_cast<Eigen::Index>(k)) = 1e12 / settings_.parameters[k].sigma;
-    floor = 1.0;
+    // A root column is a deviation weighted √w = 1/(α√(2c)): a Newton error of one tolerance
+    // in a stepped sigma point shows there 1/α larger (the spread α, FilterSettings::ukf_alpha).
+    floor = 1.0 / settings_.ukf_alpha;
   }
   const MatX Lt = (scale.asDiagonal() * L_).transpose();
   Eigen::ColPivHouseholderQR<MatX> qr(Lt);

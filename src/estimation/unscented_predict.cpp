@@ -8,12 +8,12 @@
 #include "clearsim/estimation/extended_kalman_filter.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
 #include "filter_plant.hpp"
+#include "unscented_weights.hpp"
 
 namespace cs {
 
 namespace {
 
-constexpr double kBeta = 2.0;  // as in unscented_update.cpp
 // A parameter's sigma point keeps its plant while its spread s stays within [γ/2, 2γ] (the
 // weights follow s exactly, so the transform stays exact for linear maps) and the plant's value
 // lies within this share of the column's parameter part off its line (several parameters).
@@ -139,7 +139,8 @@ bool ExtendedKalmanFilter::predict_unscented() {
   const Eigen::Index np = params_.size();
   separate_parameters();
   const Eigen::Index c = L_.cols();
-  const double gamma = std::sqrt(static_cast<double>(c));
+  const double alpha = settings_.ukf_alpha;
+  const double gamma = alpha * std::sqrt(static_cast<double>(c));
   std::vector<double> sp(static_cast<std::size_t>(c), gamma), sm = sp;
   if (np > 0) update_sigma_plants(gamma, sp, sm);
   State x0 = state_;
@@ -161,16 +162,25 @@ bool ExtendedKalmanFilter::predict_unscented() {
       D.col(2 * i + side) = d;
       w(2 * i + side) = 1.0 / (std::abs(s) * (sp[u] + sm[u]));
     }
-  const double w0c = 1.0 - w.sum() + kBeta;
+  // The centre (d₀ = 0) has W₀ᵐ = 1 − Σ w: the mean is x₀ + Σ w d. Its covariance weight W₀ᶜ
+  // is β = 2 at α = 1 (a column √W₀ᶜ (0 − mean)); below α ≈ 0.52 it is negative, and the
+  // deviations are taken about κ mean instead (the closed-form downdate, unscented_weights.hpp).
+  const double w0c = estimation::centre_covariance_weight(w.sum(), alpha);
   VecX mean = D * w;
   mean.tail(np).setZero();  // Σ w± (±s±) = 0: the parameters keep their estimate
   std::vector<VecX> noise;
   if (!unscented_process_noise(prev_, noise)) return false;
-  MatX root(layout_.size, 2 * c + 1 + static_cast<Eigen::Index>(noise.size()));
-  root.leftCols(2 * c) = (D.colwise() - mean) * w.cwiseSqrt().asDiagonal();
-  root.col(2 * c) = -std::sqrt(std::max(0.0, w0c)) * mean;
+  const Eigen::Index centre = w0c >= 0.0 ? 1 : 0;  // the centre's own column
+  const double kappa = centre ? 1.0 : estimation::downdated_centre(w.sum(), alpha);
+  MatX root(layout_.size, 2 * c + centre + static_cast<Eigen::Index>(noise.size()));
+  if (centre) {
+    root.leftCols(2 * c) = (D.colwise() - mean) * w.cwiseSqrt().asDiagonal();
+    root.col(2 * c) = -std::sqrt(w0c) * mean;
+  } else {
+    root.leftCols(2 * c) = (D.colwise() - kappa * mean) * w.cwiseSqrt().asDiagonal();
+  }
   for (std::size_t k = 0; k < noise.size(); ++k)
-    root.col(2 * c + 1 + static_cast<Eigen::Index>(k)) = noise[k];
+    root.col(2 * c + centre + static_cast<Eigen::Index>(k)) = noise[k];
   L_ = std::move(root);
   compress();
   state_ = x0;

@@ -23,8 +23,9 @@
 //
 // With FilterSettings::kind = kUnscented the same class runs an unscented Kalman filter
 // (src/estimation/unscented_*.cpp, docs/estimation.md): the scaled unscented transform with
-// α = 1, β = 2, κ = 0 on sigma points x ⊕ ±√c L_i (c = L's columns), each projected on the
-// constraints and stepped by the plant; the same error state, root, update and correction.
+// α = FilterSettings::ukf_alpha (1 by default), β = 2, κ = 0 on sigma points x ⊕ ±α√c L_i
+// (c = L's columns), each projected on the constraints and stepped by the plant; the same error
+// state, root, update and correction.
 //
 // Scope: that of the direct sensitivities (DirectSensitivity::unsupported): generalized-α family
 // in body poses, index-3, fixed steps, no unilateral contacts. An element's memory is held fixed
@@ -56,6 +57,9 @@ enum class FilterKind { kExtended, kUnscented };
 // "ekf" or "ukf"; throws std::invalid_argument naming the bad value and the list.
 FilterKind parse_filter_kind(const std::string& text);
 const char* filter_kind_name(FilterKind kind);
+// FilterSettings::ukf_alpha: throws std::invalid_argument naming it unless 0 < α ≤ 1, and unless
+// α = 1 for the extended filter.
+void check_unscented_alpha(double alpha, FilterKind kind);
 
 struct FilterSettings {
   FilterKind kind = FilterKind::kExtended;
@@ -84,6 +88,13 @@ struct FilterSettings {
   // every move of the estimates, the plant always at p̂ (slow; the reference the default is
   // tested against, tests/unit/estimation/parameter_estimation_test.cpp).
   bool rebuild_at_every_move = false;
+  // The unscented filter's spread α of the scaled unscented transform (docs/estimation.md):
+  // sigma points at ±α√c along the c columns of the covariance's root, 0 < α ≤ 1. α = 1 puts
+  // them at √c σ (λ = 0, W₀ᵐ = 0); a smaller α keeps them nearer the mean where the plant bends
+  // within √c σ, at the price of a mean that extrapolates (W₀ᵐ = 1 − 1/α²). (On the lubricated
+  // clearance example no α from 0.1 to 1 finds the clearance: docs/estimation.md.) The extended
+  // filter has no sigma points: it refuses any other value than 1.
+  double ukf_alpha = 1.0;
 };
 
 class ExtendedKalmanFilter {

@@ -11,6 +11,7 @@
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "spring_mass_kf.hpp"
+#include "src/estimation/unscented_weights.hpp"
 
 namespace cs {
 namespace {
@@ -19,12 +20,12 @@ using testing::chi2_quantile;
 using testing::spring_mass_yaml;
 using testing::SpringMassKf;
 
-TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
-  // As LinearKalman.ExtendedFilterEqualsHandWrittenFilter, with sigma points: the step is linear
-  // in the state and in the process noise's force, so the transform's mean and covariance are
-  // the Kalman filter's.
+// The largest relative differences of the unscented filter with spread `alpha` from the exact
+// Kalman filter over 2000 steps and 200 updates of the spring–mass: {state, covariance}.
+std::pair<double, double> spring_mass_against_exact_kalman(double alpha) {
   FilterSettings f;
   f.kind = FilterKind::kUnscented;
+  f.ukf_alpha = alpha;
   f.sigma_position = 0.05;
   f.sigma_velocity = 0.1;
   f.acceleration_noise = 0.5;
@@ -40,7 +41,7 @@ TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
   double worst_x = 0.0, worst_p = 0.0;
   for (int n = 0; n <= 2000; ++n) {
     if (n > 0) {
-      ASSERT_TRUE(ukf.predict()) << ukf.why();
+      EXPECT_TRUE(ukf.predict()) << ukf.why();
       kf.predict(f.acceleration_noise, h);
     }
     const std::vector<int> due = ukf.due();
@@ -58,8 +59,17 @@ TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
     worst_x = std::max(worst_x, (X - kf.X).cwiseAbs().maxCoeff() / kf.X.cwiseAbs().maxCoeff());
     worst_p = std::max(worst_p, (P4 - kf.P).cwiseAbs().maxCoeff() / kf.P.cwiseAbs().maxCoeff());
   }
-  std::printf("UKF vs exact KF over 2000 steps: state %.2e, covariance %.2e (relative)\n", worst_x,
-              worst_p);
+  std::printf(
+      "UKF (alpha %g) vs exact KF over 2000 steps: state %.2e, covariance %.2e (relative)\n", alpha,
+      worst_x, worst_p);
+  return {worst_x, worst_p};
+}
+
+TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
+  // As LinearKalman.ExtendedFilterEqualsHandWrittenFilter, with sigma points: the step is linear
+  // in the state and in the process noise's force, so the transform's mean and covariance are
+  // the Kalman filter's.
+  const auto [worst_x, worst_p] = spring_mass_against_exact_kalman(1.0);
   // The state: as the extended filter's, the plant's Newton solution (newton_tol 1e-12 m, times
   // β′ ≈ 4e6 s⁻² in the accelerations, on a scale of 2 m/s²). The covariance: differences of
   // stepped sigma points γσ ≈ 0.1 m apart and of steps under ±31.6 N (a response of 4e-6 m),
@@ -67,6 +77,95 @@ TEST(UnscentedFilter, EqualsTheExactKalmanFilterOnALinearSpringMass) {
   // accumulated over the run; a wrong weight shows at 1e-2, a missed term at 1e-3.
   EXPECT_LT(worst_x, 1e-8);
   EXPECT_LT(worst_p, 1e-8);
+}
+
+TEST(UnscentedFilter, AnySpreadEqualsTheExactKalmanFilterOnALinearSpringMass) {
+  // The unscented transform is exact for a linear map whatever its spread α: the covariance of
+  // x ⊕ ±α√c L_i with weights w = 1/(2α²c) is Σ w (α√c)² F L_i L_iᵀ Fᵀ = F P Fᵀ. α = 0.7:
+  // W₀ᶜ = +1.47 (the centre's own root column, W₀ᵐ = −1.04); α = 0.3: W₀ᶜ = −7.2 (the closed-form
+  // downdate, its root's 2c columns about κ m). A spread and weights that do not match (w s² ≠
+  // 1/2) show at 1e-2 in the covariance. For a linear step the pairs' mean deviation m is zero,
+  // so the centre's term W₀ᶜ m mᵀ is checked by UnscentedWeights.* below.
+  // The covariance's bound is the α = 1 test's: the sigma points are α times closer (0.03 m for
+  // α = 0.3), so the round-off of their differences grows by 1/α, to 1e-11, inside 1e-8. The
+  // state's is not: its mean x₀ + Σ w d extrapolates (W₀ᵐ = 1 − 1/α² on the centre), so each
+  // stepped sigma point's Newton error (within newton_tol) enters it weighted by w, the weights
+  // summing to 1/α²: the α = 1 bound times 1/α² (measured: 4.9e-10, 2.4e-9, 2.0e-8 for α = 1,
+  // 0.7, 0.3, against 1e-8, 2e-8, 1.1e-7).
+  for (double alpha : {0.7, 0.3}) {
+    const auto [worst_x, worst_p] = spring_mass_against_exact_kalman(alpha);
+    EXPECT_LT(worst_x, 1e-8 / (alpha * alpha)) << "alpha " << alpha;
+    EXPECT_LT(worst_p, 1e-8) << "alpha " << alpha;
+  }
+}
+
+TEST(UnscentedWeights, DowndateAboutKappaMEqualsTheNegativeCentreWeight) {
+  // The identity the negative W₀ᶜ rests on: with m = Σ wᵢ dᵢ,
+  //   Σ wᵢ (dᵢ − κ m)(·)ᵀ = Σ wᵢ (dᵢ − m)(·)ᵀ + W₀ᶜ m mᵀ,
+  // for κ = downdated_centre(Σ w, α), W₀ᶜ = centre_covariance_weight(Σ w, α); κ = α² + α√β for
+  // the equal weights 1/(2α²c). Deviations of a nonlinear map (m ≠ 0: random, fixed seed), 2c =
+  // 12 points in 5 dimensions; equal weights and weights of unequal spreads s± ∈ [γ/2, 2γ] (the
+  // parameters' sigma plants, w± = 1/(s±(s₊ + s₋))). Both sides are sums of 12 products of O(1)
+  // numbers, with W₀ᶜ up to −96 (α = 0.1): round-off 1e-16 × 100 × 12 ≈ 1e-13, bound 1e-12.
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> spread(0.5, 2.0);
+  const int c = 6;
+  for (double alpha : {0.5, 0.3, 0.1})
+    for (bool equal : {true, false}) {
+      const double gamma = alpha * std::sqrt(double(c));
+      MatX D(5, 2 * c);
+      VecX w(2 * c);
+      for (int i = 0; i < c; ++i) {
+        const double sp = equal ? gamma : gamma * spread(rng);
+        const double sm = equal ? gamma : gamma * spread(rng);
+        w(2 * i) = 1.0 / (sp * (sp + sm));
+        w(2 * i + 1) = 1.0 / (sm * (sp + sm));
+      }
+      for (Eigen::Index k = 0; k < D.size(); ++k) D(k) = normal(rng) + 0.5;  // a mean ≠ 0
+      const double S = w.sum(), w0c = estimation::centre_covariance_weight(S, alpha);
+      const double kappa = estimation::downdated_centre(S, alpha);
+      if (equal) {  // W₀ᶜ = 4 − α² − 1/α² < 0 below α = 0.52 (unequal spreads: either sign)
+        EXPECT_NEAR(S, 1.0 / (alpha * alpha), 1e-12);
+        EXPECT_NEAR(kappa, alpha * alpha + alpha * std::sqrt(2.0), 1e-12);
+        EXPECT_LT(w0c, 0.0) << "alpha " << alpha;
+      }
+      const VecX m = D * w;
+      const MatX about_kappa = (D.colwise() - kappa * m) * w.cwiseSqrt().asDiagonal();
+      const MatX about_m = (D.colwise() - m) * w.cwiseSqrt().asDiagonal();
+      const MatX lhs = about_kappa * about_kappa.transpose();
+      const MatX rhs = MatX(about_m * about_m.transpose()) + w0c * m * m.transpose();
+      EXPECT_LT((lhs - rhs).cwiseAbs().maxCoeff(), 1e-12 * rhs.cwiseAbs().maxCoeff())
+          << "alpha " << alpha << (equal ? " equal" : " unequal") << " weights";
+    }
+}
+
+TEST(UnscentedWeights, DowndatedSpreadIsTheChannelsTransform) {
+  // The channels' transform for a negative W₀ᶜ (α = 0.3: −7.2), from c = 4 sigma pairs'
+  // midpoints of a nonlinear map (random, fixed seed) in 3 channels: its mean is the scaled
+  // transform's W₀ᵐ y₀ + Σ 2w mid_i (W₀ᵐ = 1 − 1/α²) and E Eᵀ its even part
+  // Σ 2w (mid_i − ȳ)(·)ᵀ + W₀ᶜ (y₀ − ȳ)(·)ᵀ, as written in unscented_update.cpp's comment. Sums of
+  // 4 products of O(1) numbers with weights up to 11: round-off 1e-14, bound 1e-12.
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const double alpha = 0.3;
+  const int c = 4;
+  const double w = 0.5 / (alpha * alpha * c), w0m = 1.0 - 1.0 / (alpha * alpha);
+  const double w0c = estimation::centre_covariance_weight(2.0 * w * c, alpha);
+  MatX mid(3, c);
+  VecX y0(3);
+  for (Eigen::Index k = 0; k < mid.size(); ++k) mid(k) = normal(rng) + 1.0;
+  for (Eigen::Index k = 0; k < y0.size(); ++k) y0(k) = normal(rng);
+  VecX mean;
+  MatX E;
+  estimation::downdated_spread(mid, y0, 2.0 * w, alpha, mean, E);
+  const VecX expected = w0m * y0 + 2.0 * w * mid.rowwise().sum();
+  EXPECT_LT((mean - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+  MatX even = w0c * (y0 - expected) * (y0 - expected).transpose();
+  for (int i = 0; i < c; ++i)
+    even += 2.0 * w * (mid.col(i) - expected) * (mid.col(i) - expected).transpose();
+  EXPECT_EQ(E.cols(), c);  // no column for the centre
+  EXPECT_LT((E * E.transpose() - even).cwiseAbs().maxCoeff(), 1e-12 * even.cwiseAbs().maxCoeff());
 }
 
 // A01's pendulum at a 2 ms step, its bob measured in x and y (1 mm) at 100 Hz.
