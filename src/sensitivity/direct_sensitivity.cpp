@@ -36,8 +36,8 @@ constexpr double kSlowRate = 0.5;
 // replaces the parameters' iterations from this many parameters on, and from one per this many
 // unknowns n + m: its LU grows as (n + m)³, an iteration as (n + m)² per parameter. Measured
 // on the slider–crank in body poses (35 unknowns, callgrind, 1000 steps): per parameter and
-// step the iteration costs 113 k instructions, the exact solve 75 k, and the factorization
-// 66 k more per step; they break even at 2–3 parameters.
+// step the iteration costs about 121 k instructions, the exact solve 65 k, and the
+// factorization about 100 k per step; they break even at 2–3 parameters.
 constexpr std::size_t kExactFromParameters = 3;
 constexpr int kExactUnknownsPerParameter = 12;
 
@@ -187,7 +187,8 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
                    memory_term(prev, s, par.d.memory);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
-  // NSGA's smooth step has no matrix of the index-3 rows to iterate with: solved exactly.
+  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized: there is no
+  // matrix of the index-3 rows to iterate with) or when many parameters share its LU (exact_).
   bool converged = (exact_ || corrections_) && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
   if (!converged && !corrections_)
     converged = iterate_tangent(par, p_.beta_prime(h), R_p, dvdot, dlambda, sim);
