@@ -3,6 +3,7 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "clearsim/math/so3.hpp"
@@ -42,6 +43,14 @@ constexpr int kRecursiveFrom = 20;
 // rest of the run (see prepare_matrix()), as body poses' mass iteration takes its stiffness
 // blocks (generalized_alpha.cpp, kStiffRate).
 constexpr double kGeometricRate = 0.03;
+// Refresh ahead (plan_refresh()): while matrices kept from the previous step keep contracting
+// slowly, every step factorizes at its predictor, and tries the kept matrix again every
+// kFirstTrial steps, the interval doubling up to kLastTrial while the trials fail.
+constexpr long kFirstTrial = 4;
+constexpr long kLastTrial = 64;
+// Kept matrices judged cheaper on a trial are not refreshed ahead again for TreeAlpha::hold_
+// steps (32 at first), doubling up to this each time.
+constexpr long kLongestHold = 1024;
 // Krylov iterations (krylov_solve()): at most this many vectors, to this fraction of the
 // starting residual, with the Jacobian's action by differences of this size in the coordinates.
 constexpr int kKrylovVectors = 8;
@@ -432,7 +441,9 @@ StepResult TreeAlpha::step(State& s, double h) {
   // in body poses from the step's start (which the failed step left unchanged).
   // A singular articulated inertia met along the motion is named as at the start.
   std::ostringstream why;
-  if (articulated_.singular_body() >= 0) {
+  if (!slow_reason_.empty()) {
+    why << slow_reason_;
+  } else if (articulated_.singular_body() >= 0) {
     why << "the articulated inertia of body '"
         << sys_.model().bodies[articulated_.singular_body()].name
         << "' is singular along its joint";
@@ -587,7 +598,12 @@ void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
   c.chord = correction_chord(s);
   c.refresh = nsga_ ? kNsgaRefresh : kRefresh;
   c.evaluated = false;
+  plan_refresh();
+  const int iterations = res.iterations, factorizations = res.factorizations;
   newton_solve(*this, settings_.max_newton_iterations, res);
+  if (res.converged) {
+    judge_refresh(res.iterations - iterations + res.factorizations - factorizations);
+  }
   if (res.converged && !c.evaluated) {
     tree_->kinematics(q_, Q_, qd_, kin_);
     tree_->accelerations(kin_, qd_, qdd_, vdot_);
@@ -646,8 +662,7 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
       tr.slower_than(kGeometricRate) && measurable) {
     // A fresh matrix contracts slowly: first the joints' tension in the matrix (refactorized
     // here), then, if that is not enough, Krylov iterations on the exact tangent.
-    if (geometric_) krylov_ = true;
-    geometric_ = true;
+    if (!escalate(res)) return false;
     factored_h_ = -1.0;
     tr.fresh_at = -1;
   }
@@ -659,8 +674,9 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
     c.chord = nullptr;  // contracts slowly: a factorization at this iterate
     factored_h_ = -1.0;
   }
-  if (c.chord == nullptr &&
-      (factored_h_ < 0.0 || (stale && it >= 1 && tr.slower_than(c.refresh)))) {
+  const bool slow_kept = stale && it >= 1 && tr.slower_than(c.refresh);
+  if (c.chord == nullptr && (factored_h_ < 0.0 || slow_kept || (stale && it == refresh_at_))) {
+    if (slow_kept && factored_h_ >= 0.0) kept_matrix_was_slow();
     if (!factor(c.t, c.h)) {
       res.message = "singular iteration matrix";
       if (recursive_ && articulated_.singular_body() >= 0)
@@ -776,12 +792,100 @@ bool TreeAlpha::drop_stale_matrix(int it, const NewtonTrace& tr) {
   // A fresh one without the joints' geometric stiffness takes it in and is refactorized.
   if (tr.fresh_at == it) {
     if (krylov_ || nsga_) return false;
-    if (geometric_) krylov_ = true;
-    geometric_ = true;
+    StepResult ignored;
+    if (!escalate(ignored)) return false;
+  } else if (factored_h_ >= 0.0) {
+    kept_matrix_was_slow();
   }
   factored_h_ = -1.0;
   solve_.chord = nullptr;
   return true;
+}
+
+bool TreeAlpha::escalate(StepResult& res) {
+  if (!geometric_) {
+    geometric_ = true;
+    return true;
+  }
+  // Where even the tension in the matrix leaves Newton contracting slowly, Krylov iterations on
+  // the exact tangent cost a residual and a solve per vector: more than body poses, whose
+  // matrix is the whole tangent (measured on a 1023-body binary tree of spherical joints at
+  // h = 1e-4 s: 7.8 µs per body and step with them against 2.2 µs in body poses; on a 100-link
+  // spatial chain at h = 1e-3 s, 1.21× body poses). Under `auto` the run goes on in body poses
+  // (step()); with joint coordinates forced it takes the Krylov iterations.
+  if (recursive_ && settings_.coordinates == CoordinateChoice::kAuto) {
+    std::ostringstream why;
+    why << "Newton contracts slowly in joint coordinates at t = " << solve_.t
+        << " s even with the joints' geometric stiffness";
+    slow_reason_ = why.str();
+    res.message = slow_reason_;
+    return false;
+  }
+  krylov_ = true;
+  return true;
+}
+
+void TreeAlpha::plan_refresh() {
+  // On the recursive path a factorization costs about one residual. Where matrices kept from
+  // the previous step contract slowly, refreshing them at the second iteration pays the
+  // factorization and a wasted iteration; factorizing at the predictor pays only the
+  // factorization (a 1023-body binary tree of spherical joints at h = 1e-4 s: a kept matrix
+  // contracts by 0.6–0.9 from the first steps, a fresh one by 1e-5; 4.4 iterations and a
+  // factorization per step against 2.3 and one). But a matrix at the predictor can contract
+  // slower than one refreshed two iterations on (a 100-link spatial chain falling at
+  // h = 1e-3 s: 4.9 iterations and one factorization against 4.2 and 0.84), so the two are
+  // compared: trials of the kept matrix every trial_every_ steps, kept when no dearer than the
+  // steps refreshed ahead (judge_refresh()). Where kept matrices serve (planar chains: 5e-4
+  // factorizations per step) nothing changes: refreshing ahead starts when a matrix fails the
+  // step after the one that factorized it.
+  trial_step_ = trial_failed_ = false;
+  refresh_at_ = -1;
+  ++solves_;
+  if (!recursive_ || nsga_ || krylov_ || !refresh_ahead_) return;
+  if (++ahead_steps_ % trial_every_ == 0) {
+    trial_step_ = true;  // the kept matrix again
+    return;
+  }
+  refresh_at_ = 0;
+}
+
+void TreeAlpha::kept_matrix_was_slow() {
+  if (!recursive_ || nsga_ || krylov_ || !refresh_ahead_allowed_) return;
+  if (refresh_ahead_) {
+    trial_failed_ = trial_step_;
+    return;
+  }
+  // A burst (a planar 90-link chain refreshes at 4 % of its steps) is left to the kept
+  // matrices; a matrix that fails one step after it was factorized ages too fast to keep.
+  const bool again = last_slow_solve_ == solves_ - 1;
+  last_slow_solve_ = solves_;
+  if (!again || solves_ < hold_until_) return;
+  refresh_ahead_ = true;
+  trial_every_ = kFirstTrial;
+  ahead_steps_ = 0;
+  ahead_cost_ = 0;
+  ahead_solves_ = 0;
+}
+
+void TreeAlpha::judge_refresh(int cost) {
+  // cost: iterations and factorizations of the converged smooth solve, each about a residual.
+  if (refresh_at_ == 0) {
+    ahead_cost_ += cost;
+    ++ahead_solves_;
+    return;
+  }
+  if (!trial_step_) return;
+  const bool kept_cheaper =
+      !trial_failed_ || (ahead_solves_ > 0 && cost * ahead_solves_ <= ahead_cost_);
+  if (!kept_cheaper) {
+    trial_every_ = std::min(2 * trial_every_, kLastTrial);
+    return;
+  }
+  refresh_ahead_ = false;
+  if (trial_failed_) {  // kept on cost: not refreshed ahead again for a while
+    hold_until_ = solves_ + hold_;
+    hold_ = std::min(2 * hold_, kLongestHold);
+  }
 }
 
 void TreeAlpha::apply() {

@@ -11,6 +11,7 @@
 
 #include "bench/support/pendulum_chain_model.hpp"
 #include "bench/support/planar_chain_model.hpp"
+#include "bench/support/spherical_tree_model.hpp"
 #include "clearsim/elements/forces/spring_damper.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
 #include "clearsim/solvers/initial_conditions.hpp"
@@ -142,27 +143,30 @@ TEST(TreeRecursive, ForcesCouplingBodiesAreLeftOutOfTheMatrixAtAFewIterations) {
 // The spatial chain of chain_scaling_bench.cpp: 100 spherical links of 0.05 m and 0.1 kg released
 // at 0.3 rad below horizontal, ρ∞ = 0.8, h = 1e-3 s. With the iteration matrix JᵀDJ alone Newton
 // stopped contracting after 38 steps in joint coordinates; with the joints' geometric stiffness
-// and Krylov iterations on the exact tangent it goes on to 0.147 s (then stalls at an increment
-// of 3e-10, above newton_tol, and `auto` goes on in body poses: not yet covered here).
-SolverSettings falling_chain_settings(double h) {
+// and Krylov iterations on the exact tangent (joint coordinates forced) it goes on to 0.147 s,
+// then stalls at an increment of 3e-10, above newton_tol. As shipped (`auto`) the run goes on in
+// body poses where the Krylov iterations would start.
+SolverSettings falling_chain_settings(double h, CoordinateChoice coordinates) {
   SolverSettings st;
   st.analysis = Analysis::kDynamic;
   st.rho_inf = 0.8;
   st.step = h;
+  st.coordinates = coordinates;
   return st;
 }
 
-// `steps` steps of h from the consistent start, as shipped (`auto`) in joint coordinates or in
+// `steps` steps of h from the consistent start, in joint coordinates (`auto` or forced) or in
 // body poses; the integrator's name in `name`.
-State falling_chain(System& sys, double h, int steps, bool joint, std::string* name) {
-  const SolverSettings st = falling_chain_settings(h);
+State falling_chain(System& sys, double h, int steps, bool joint, std::string* name,
+                    CoordinateChoice coordinates = CoordinateChoice::kJoint) {
+  const SolverSettings st = falling_chain_settings(h, coordinates);
   State s = initial_state(sys, 0.0);
   std::vector<std::string> notes;
   EXPECT_TRUE(make_consistent(sys, s, st.newton_tol, notes).ok);
   std::unique_ptr<Integrator> integrator;
   if (joint) {
     EXPECT_TRUE(TreeAlpha::applies(sys, st, nullptr));
-    integrator = std::make_unique<TreeAlpha>(sys, st);  // `auto`: may go over to body poses
+    integrator = std::make_unique<TreeAlpha>(sys, st);  // `auto` may go over to body poses
   } else {
     SolverSettings absolute = st;
     absolute.coordinates = CoordinateChoice::kAbsolute;
@@ -183,7 +187,7 @@ State falling_chain(System& sys, double h, int steps, bool joint, std::string* n
 TEST(TreeRecursive, ALongSpatialChainStaysInJointCoordinatesWithTheTensionInTheMatrix) {
   const Model m = bench::pendulum_chain(100);
   System sys(m);
-  // 0.06 s at h and at h/2, in joint coordinates (recursive, `auto`) and in body poses: the two
+  // 0.06 s at h and at h/2, in joint coordinates (recursive, forced) and in body poses: the two
   // discretizations differ by their integration errors, second order, so the difference falls
   // about 4× with h. Without the joints' tension in the matrix the run went over to body poses
   // at 0.038 s; with it, Newton stalls later, at a time that depends on round-off (0.147 s with
@@ -204,12 +208,73 @@ TEST(TreeRecursive, ALongSpatialChainStaysInJointCoordinatesWithTheTensionInTheM
   EXPECT_GT(d / d2, 3.0);
 }
 
+TEST(TreeRecursive, AsShippedAChainThatContractsSlowlyGoesOnInBodyPoses) {
+  // `auto`: where a fresh matrix with the joints' tension still contracts slowly the run goes on
+  // in body poses (cheaper than Krylov iterations, tree_alpha.cpp escalate()), saying when and
+  // why. The same chain with 1000 links does so at its first step, and then runs as body poses
+  // do from the same start (the multipliers' predictor aside: the same to the Newton stop).
+  const Model m = bench::pendulum_chain(1000);
+  System sys(m);
+  std::string name;
+  const State shipped = falling_chain(sys, 1e-3, 5, true, &name, CoordinateChoice::kAuto);
+  const State body = falling_chain(sys, 1e-3, 5, false, nullptr);
+  EXPECT_NE(name.find("generalized-alpha (joint coordinates, body poses from t = 0 s: Newton "
+                      "contracts slowly in joint coordinates at t = 0.001 s even with the "
+                      "joints' geometric stiffness)"),
+            std::string::npos)
+      << name;
+  const double d = position_difference(shipped, body);
+  std::printf("[ tree ] spatial chain, 1000 links, 5 steps as shipped: %s; vs body poses %.2e m\n",
+              name.c_str(), d);
+  EXPECT_LT(d, 1e-9);
+}
+
 TEST(TreeRecursive, ALongSpatialChainAgreesWithDenseAndBodyPoses) {
   // The same chain, joint coordinates forced (recursive and dense: one matrix, the same motion).
   // Each path takes the geometric stiffness and the Krylov iterations in when its own fresh
   // matrix contracts slowly, at different steps, hence a different iteration count.
   expect_paths_agree("spatial chain, 100 links, h = 1e-3 s", bench::pendulum_chain(100), 1e-3, 100,
                      1e-6, 1.0);
+}
+
+TEST(TreeRecursive, ASpatialTreeWhoseKeptMatricesFailFactorizesAtThePredictor) {
+  // The binary tree of spherical joints of the Simbody benchmark (bench/support/
+  // spherical_tree_model.hpp), 127 links, released from rest, h = 1e-4 s: a matrix kept from the
+  // step before contracts slowly from the first steps, so refreshing it at the third iteration
+  // costs an iteration more than factorizing at the predictor. Both reach the same Newton stop.
+  const bench::SphericalTree tree = bench::binary_spherical_tree(127);
+  const Model m = bench::spherical_tree_model(tree, "binary_tree");
+  System sys(m);
+  SolverSettings st;
+  st.analysis = Analysis::kDynamic;
+  st.coordinates = CoordinateChoice::kJoint;
+  State start = initial_state(sys, 0.0);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(make_consistent(sys, start, st.newton_tol, notes).ok);
+  double cost[2] = {0.0, 0.0};
+  State end[2];
+  for (int ahead = 0; ahead < 2; ++ahead) {
+    TreeAlpha integrator(sys, st);
+    integrator.set_iteration_matrix(Matrix::kRecursive);
+    integrator.set_refresh_ahead(ahead == 1);
+    State s = start;
+    long work = 0;
+    constexpr int kSteps = 300;
+    for (int k = 0; k < kSteps; ++k) {
+      const StepResult res = integrator.step(s, 1e-4);
+      ASSERT_TRUE(res.converged) << res.message;
+      work += res.iterations + res.factorizations;
+    }
+    cost[ahead] = static_cast<double>(work) / kSteps;
+    end[ahead] = s;
+  }
+  const double d = position_difference(end[0], end[1]);
+  std::printf(
+      "[ tree ] spatial binary tree, 127 links, 0.03 s: iterations and factorizations per step "
+      "%.2f kept, %.2f refreshed ahead; positions %.2e m apart\n",
+      cost[0], cost[1], d);
+  EXPECT_LT(cost[1], cost[0] - 0.5);  // at least half an iteration per step saved
+  EXPECT_LT(d, 1e-9);
 }
 
 TEST(TreeRecursive, AMasslessLeafGoesOverToBodyPosesNamingIt) {

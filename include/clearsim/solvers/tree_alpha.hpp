@@ -56,6 +56,9 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   // coordinates. Tests and benchmarks force one; set before the first step.
   enum class IterationMatrix { kAuto, kDense, kRecursive };
   void set_iteration_matrix(IterationMatrix choice) { matrix_choice_ = choice; }
+  // Whether the recursive path may factorize at the predictor while kept matrices fail (see
+  // plan_refresh(); on by default). Tests compare both.
+  void set_refresh_ahead(bool allowed) { refresh_ahead_allowed_ = allowed; }
   // Whether the tree built at the first step uses the recursive path.
   bool recursive() const { return recursive_; }
 
@@ -126,6 +129,17 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   bool stops_on_nonfinite_increment() const override { return true; }
   double motion() const override { return solve_.motion; }
   bool drop_stale_matrix(int it, const NewtonTrace& tr) override;
+  // The next remedy for a fresh matrix that contracts slowly: the joints' geometric stiffness,
+  // then Krylov iterations, or under `auto` on the recursive path body poses (false, with why in
+  // res.message and slow_reason_).
+  bool escalate(StepResult& res);
+  // Recursive path: whether this step factorizes at its predictor (see refresh_ahead_).
+  void plan_refresh();
+  // A matrix kept from an earlier step contracted slowly and is refreshed.
+  void kept_matrix_was_slow();
+  // After a converged smooth solve of `cost` iterations and factorizations: whether to go on
+  // refreshing ahead (plan_refresh()).
+  void judge_refresh(int cost);
   void apply() override;
   bool accept(int it, NewtonTrace& tr, const NewtonCheck& check) override;
   // The iterate into s (joint coordinates, multipliers, body poses) at time t.
@@ -224,8 +238,17 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   // The joints' geometric stiffness is in the iteration matrix (see prepare_matrix()): off until
   // a fresh matrix contracts slowly, then on for the rest of the run.
   bool geometric_ = false;
-  bool krylov_ = false;  // Krylov iterations on the exact tangent (krylov_solve())
-  VecX lam_all_;         // every row's multiplier at the iterate (tree rows from the reactions)
+  bool krylov_ = false;      // Krylov iterations on the exact tangent (krylov_solve())
+  std::string slow_reason_;  // why escalate() sent the run to body poses
+  // Recursive path: steps factorize at their predictor while kept matrices fail and cost more
+  // (plan_refresh()), every trial_every_-th of them trying the kept one again.
+  bool refresh_ahead_allowed_ = true;
+  bool refresh_ahead_ = false, trial_step_ = false, trial_failed_ = false;
+  int refresh_at_ = -1;  // 0: this step factorizes at its predictor; −1: it does not
+  long ahead_steps_ = 0, trial_every_ = 4, ahead_cost_ = 0, ahead_solves_ = 0;
+  long solves_ = 0, last_slow_solve_ = -2;  // smooth solves, and the last whose kept matrix failed
+  long hold_until_ = 0, hold_ = 32;         // no refreshing ahead before solve hold_until_
+  VecX lam_all_;  // every row's multiplier at the iterate (tree rows from the reactions)
   VecX lamN_, r_c_, gN_, lamN_hist_, v_body_, jump_;
   VecX a_n_, qdd_n_;               // a_n and q̈_n of the step, before restart_accelerations
   int smooth_factorizations_ = 0;  // the smooth step's factorizations in this step (judge_cost)
