@@ -3,7 +3,6 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 #include "clearsim/math/so3.hpp"
@@ -677,7 +676,8 @@ bool TreeAlpha::prepare_matrix(int it, NewtonTrace& tr, StepResult& res) {
     factored_h_ = -1.0;
   }
   const bool slow_kept = stale && it >= 1 && tr.slower_than(c.refresh);
-  if (c.chord == nullptr && (factored_h_ < 0.0 || slow_kept || (stale && it == refresh_at_))) {
+  const bool ahead = stale && it == 0 && factor_at_predictor_;
+  if (c.chord == nullptr && (factored_h_ < 0.0 || slow_kept || ahead)) {
     if (slow_kept && factored_h_ >= 0.0) kept_matrix_was_slow();
     if (!factor(c.t, c.h)) {
       res.message = "singular iteration matrix";
@@ -844,15 +844,14 @@ void TreeAlpha::plan_refresh() {
   // steps refreshed ahead (judge_refresh()). Where kept matrices serve (planar chains: 5e-4
   // factorizations per step) nothing changes: refreshing ahead starts when a matrix fails the
   // step after the one that factorized it.
-  trial_step_ = trial_failed_ = false;
-  refresh_at_ = -1;
+  trial_step_ = trial_failed_ = factor_at_predictor_ = false;
   ++solves_;
   if (!recursive_ || nsga_ || krylov_ || !refresh_ahead_) return;
   if (++ahead_steps_ % trial_every_ == 0) {
     trial_step_ = true;  // the kept matrix again
     return;
   }
-  refresh_at_ = 0;
+  factor_at_predictor_ = true;
 }
 
 void TreeAlpha::kept_matrix_was_slow() {
@@ -875,7 +874,7 @@ void TreeAlpha::kept_matrix_was_slow() {
 
 void TreeAlpha::judge_refresh(int cost) {
   // cost: iterations and factorizations of the converged smooth solve, each about a residual.
-  if (refresh_at_ == 0) {
+  if (factor_at_predictor_) {
     ahead_cost_ += cost;
     ++ahead_solves_;
     return;

@@ -244,7 +244,7 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   // (plan_refresh()), every trial_every_-th of them trying the kept one again.
   bool refresh_ahead_allowed_ = true;
   bool refresh_ahead_ = false, trial_step_ = false, trial_failed_ = false;
-  int refresh_at_ = -1;  // 0: this step factorizes at its predictor; −1: it does not
+  bool factor_at_predictor_ = false;  // this step's first iteration factorizes
   long ahead_steps_ = 0, trial_every_ = 4, ahead_cost_ = 0, ahead_solves_ = 0;
   long solves_ = 0, last_slow_solve_ = -2;  // smooth solves, and the last whose kept matrix failed
   long hold_until_ = 0, hold_ = 32;         // no refreshing ahead before solve hold_until_
