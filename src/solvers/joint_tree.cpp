@@ -354,7 +354,19 @@ void JointTree::project_blocks(const std::vector<BodyKinematics>& kin, const std
     const SpatialLink& L = spatial_[l];
     const Mat6& C = L.I_O;
     const int nl = L.ncols;
-    if (nl > 0) {
+    if (nl == 1) {
+      // A revolute or prismatic joint: its entries are dot products of 6-vectors (a chain of
+      // them, the common case, spent most of the composite step in small dynamic products).
+      const Vec6 CS = C * L.S.col(0), SC = C.transpose() * L.S.col(0);
+      A(L.coord, L.coord) = L.S.col(0).dot(CS);
+      for (int k = L.parent_link; k >= 0; k = spatial_[k].parent_link) {
+        const SpatialLink& P = spatial_[k];
+        for (int j = 0; j < P.ncols; ++j) {
+          A(P.coord + j, L.coord) = P.S.col(j).dot(CS);
+          A(L.coord, P.coord + j) = SC.dot(P.S.col(j));
+        }
+      }
+    } else if (nl > 0) {
       const auto Sl = L.S.leftCols(nl);
       const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 3> CS = C * Sl;
       const Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 3, 6> SC = Sl.transpose() * C;

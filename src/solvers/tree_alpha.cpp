@@ -315,7 +315,6 @@ void TreeAlpha::body_blocks(double t, double beta_p, double gamma_p) {
   // NSGA's corrections factorize the same matrix (see correction_chord()).
   mass_only_ = std::all_of(tangents_.begin(), tangents_.end(),
                            [](const Eigen::Triplet<double>& e) { return e.value() == 0.0; });
-  sys_.mass(MatrixSink(&tangents_));
   blocks_.assign(nb, Mat6::Zero());
   if (geometric_) add_geometric_stiffness(t, beta_p);
   mass_only_ = mass_only_ && !geometric_;
@@ -327,6 +326,9 @@ void TreeAlpha::body_blocks(double t, double beta_p, double gamma_p) {
       couplings_.push_back(e);
     }
   }
+  // The mass straight into the blocks (it has no couplings), after the force tangents: the same
+  // sums as through the triplets, without them.
+  sys_.mass(MatrixSink(&blocks_));
 }
 
 void TreeAlpha::add_geometric_stiffness(double t, double beta_p) {
@@ -835,10 +837,10 @@ void TreeAlpha::plan_refresh() {
   // link spinning about its own axis while its children, hung on that axis, counter-rotate
   // moves only its axial inertia, so JᵀMJ has eigenvalues down to 2.6e-7 against 0.99 (127
   // links), and those soft directions turn with the links: one step from rest changes A by
-  // 4e-6 of its norm, 20× its smallest eigenvalue (‖A₁⁻¹(A₂ − A₁)‖₂ = 2.5). But a matrix at the predictor can contract
-  // slower than one refreshed two iterations on (a 100-link spatial chain falling at
-  // h = 1e-3 s: 4.9 iterations and one factorization against 4.2 and 0.84), so the two are
-  // compared: trials of the kept matrix every trial_every_ steps, kept when no dearer than the
+  // 4e-6 of its norm, 20× its smallest eigenvalue (‖A₁⁻¹(A₂ − A₁)‖₂ = 2.5). But a matrix at the
+  // predictor can contract slower than one refreshed two iterations on (a 100-link spatial chain
+  // falling at h = 1e-3 s: 4.9 iterations and one factorization against 4.2 and 0.84), so the two
+  // are compared: trials of the kept matrix every trial_every_ steps, kept when no dearer than the
   // steps refreshed ahead (judge_refresh()). Where kept matrices serve (planar chains: 5e-4
   // factorizations per step) nothing changes: refreshing ahead starts when a matrix fails the
   // step after the one that factorized it.
