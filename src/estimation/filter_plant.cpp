@@ -148,12 +148,12 @@ std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& 
         "the extended filter does not linearize NSGA's impacts (its covariance would jump with "
         "the active sets): model the contact as compliant instead";
   // Its transition Jacobian is the index-3 step's (StepLinearization without projections); the
-  // direct sensitivities alone differentiate the stabilized formulation's projections.
-  if (why.empty() && linearize &&
-      plant->run.solver.formulation == ConstraintFormulation::kStabilized)
+  // direct sensitivities alone differentiate the stabilized formulation's projections and the
+  // penalty formulation's rows.
+  if (why.empty() && linearize && plant->run.solver.formulation != ConstraintFormulation::kIndex3)
     why =
         "the extended filter linearizes the index-3 step only (solver.formulation: index3); the "
-        "stabilized formulation's projections are not in its transition Jacobian";
+        "other formulations' steps are not in its transition Jacobian";
   if (why.empty())
     why = linearize ? DirectSensitivity::unsupported(sys, plant->run)
                     : unscented_unsupported(plant->run);
@@ -176,8 +176,7 @@ std::unique_ptr<FilterPlant> make_plant(ParameterizedModel& source, const VecX& 
   plant->integrator = make_integrator(sys, plant->run.solver);
   plant->sensors = std::make_unique<ChannelSet>(sensor_channels(*plant->model, sys));
   if (!linearize) return plant;
-  plant->step =
-      std::make_unique<StepLinearization>(sys, AlphaParameters::from_settings(plant->run.solver));
+  plant->step = std::make_unique<StepLinearization>(sys, plant->run.solver);
   if (!reuse.empty()) {
     plant->perturbed = std::move(reuse);
     return plant;

@@ -204,7 +204,7 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const std::size_t np = params_.size();
   out.gradient.assign(np, 0.0);
-  StepLinearization lin(sys_, AlphaParameters::from_settings(run_.solver));
+  StepLinearization lin(sys_, run_.solver, step_rows(run_.solver));
   const ChannelFootprint reads = channel_.footprint(0);
   // ∂J/∂S_k and ∂J/∂p at step k: the weight times the channel's gradient and explicit derivative.
   auto objective_terms = [&](std::size_t k, StateTangent& lambda) {

@@ -91,10 +91,9 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
              "generalized-alpha family)";
   }
   const bool nsga = st.integrator == IntegratorKind::kNsga;
-  if (!nsga && st.formulation != ConstraintFormulation::kIndex3 &&
-      st.formulation != ConstraintFormulation::kStabilized)
-    return "sensitivities need solver.formulation: index3 or stabilized (the augmented "
-           "Lagrangian ali3p and the penalty formulations are not differentiated)";
+  if (!nsga && st.formulation == ConstraintFormulation::kAli3p)
+    return "sensitivities need solver.formulation: index3, stabilized or penalty (the "
+           "augmented Lagrangian ali3p's projections are not differentiated)";
   if (st.adaptive)
     return "sensitivities need fixed steps (solver.adaptive: false): adaptive step sizes "
            "depend on the parameter";
@@ -132,7 +131,7 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       p_(AlphaParameters::from_settings(run.solver)),
       paths_(paths),
       channels_(channels),
-      step_(sys, p_, projects(run.solver)) {
+      step_(sys, run.solver, step_rows(run.solver)) {
   if (projects(run.solver) && run.solver.analysis == Analysis::kDynamic) {
     // The smooth step's persistent-contact rows are not differentiated: a run that kept them
     // would get derivatives of another scheme, silently.
@@ -187,10 +186,13 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
                    memory_term(prev, s, par.d.memory);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
-  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized: there is no
-  // matrix of the index-3 rows to iterate with) or when many parameters share its LU (exact_).
-  bool converged = (exact_ || corrections_) && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
-  if (!converged && !corrections_)
+  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized) or has no
+  // multipliers among its unknowns (penalty): there is no matrix of the index-3 rows to iterate
+  // with; or when many parameters share its LU (exact_).
+  const bool no_iteration =
+      corrections_ || run_.solver.formulation == ConstraintFormulation::kPenalty;
+  bool converged = (exact_ || no_iteration) && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
+  if (!converged && !no_iteration)
     converged = iterate_tangent(par, p_.beta_prime(h), R_p, dvdot, dlambda, sim);
   if (!converged) return TangentOutcome::kUnconverged;
   step_.step_tangent(par.d, dvdot, dlambda, next);  // R there is zero: not evaluated

@@ -6,36 +6,74 @@
 
 namespace cs {
 
-StepLinearization::StepLinearization(const System& sys, const AlphaParameters& p, bool stabilized)
-    : sys_(sys), p_(p), stabilized_(stabilized) {}
+StepRows step_rows(const SolverSettings& s) {
+  if (s.integrator == IntegratorKind::kNsga || s.formulation == ConstraintFormulation::kStabilized)
+    return StepRows::kVelocities;
+  if (s.formulation == ConstraintFormulation::kPenalty) return StepRows::kPenalty;
+  return StepRows::kPositions;
+}
+
+StepLinearization::StepLinearization(const System& sys, const SolverSettings& settings,
+                                     StepRows rows)
+    : sys_(sys),
+      settings_(with_usable_penalty(sys, settings)),
+      p_(AlphaParameters::from_settings(settings)),
+      rows_(rows) {}
+
+PenaltyParameters StepLinearization::penalty_of(const System& sys) const {
+  // α = 1e3·m̄ follows the model's largest mass; ω and μ are the settings' (PenaltyAlpha).
+  return PenaltyParameters::at_step(sys, with_usable_penalty(sys, settings_), settings_.step);
+}
 
 namespace {
-// The stabilized rows' ∂(B v + Φ_t)/∂q at x with v fixed, column by column by central
-// differences on the group (x ⊕ ±σ e_j, ±2σ e_j) combined by Richardson: no element writes the
-// derivative of B v in q. With σ = 1e-6 (m or rad) the truncation is O(σ⁴) and the round-off
-// ~1e-10, relative, far below the sensitivities' 1e-6 target.
-MatX velocity_row_tangent(const System& sys, const State& x) {
-  const int n = sys.num_dofs(), m = sys.num_constraints();
-  constexpr double sigma = 1e-6;
+// ∂g/∂q (or ∂g/∂v with `velocities`) of rows g(x) at x, column by column by central
+// differences on the group (x ⊕ ±σ e_j, ±2σ e_j) combined by Richardson (truncation O(σ⁴)):
+// no element writes the derivatives of B y or ζ in q and v.
+template <class Rows>
+MatX rows_tangent(const State& x, int n, int m, bool velocities, double sigma, const Rows& rows) {
   MatX D(m, n);
   StateTangent e = StateTangent::zero(x);
-  std::vector<BodyKinematics> kin;
-  VecX phi(m), Btl(n), bv(m);
-  const auto rows_at = [&](double step) {
-    const State y = displaced(x, e, step);
-    sys.gather(y, kin);
-    Btl.setZero();
-    sys.constraint_products(kin, y.t, y.lambda, &y.v, phi, Btl, &bv);
-    return bv;
-  };
+  VecX& direction = velocities ? e.v : e.q;
   for (int j = 0; j < n; ++j) {
-    e.q.setZero();
-    e.q(j) = 1.0;
-    const VecX c1 = (rows_at(sigma) - rows_at(-sigma)) / (2.0 * sigma);
-    const VecX c2 = (rows_at(2.0 * sigma) - rows_at(-2.0 * sigma)) / (4.0 * sigma);
+    direction.setZero();
+    direction(j) = 1.0;
+    const auto at = [&](double step) { return rows(displaced(x, e, step)); };
+    const VecX c1 = (at(sigma) - at(-sigma)) / (2.0 * sigma);
+    const VecX c2 = (at(2.0 * sigma) - at(-2.0 * sigma)) / (4.0 * sigma);
     D.col(j) = (4.0 * c1 - c2) / 3.0;
   }
   return D;
+}
+
+// The velocity rows' σ = 1e-6 (m or rad): round-off ~1e-10 relative, far below the
+// sensitivities' 1e-6 target. The penalty rows carry ω²Φ and 2μωΦ̇ (ω = 1/h: 1e10 and 1e5 times
+// the rows at h = 1e-5 s), whose round-off a small σ divides: measured on the slider–crank, the
+// accelerations' derivative 7.8e-6 off at σ = 1e-6, 3e-8 at 1e-4 (q) and 1e-2 (v). Joint rows
+// are linear or quadratic in positions and ζ quadratic in v, which Richardson's combination
+// differentiates exactly at any σ; rotations of 1e-4 rad leave O(1e-16) of truncation.
+constexpr double kVelocityRowStep = 1e-6;
+constexpr double kPenaltyRowStep[2] = {1e-4, 1e-2};  // q [m or rad], v [m/s or rad/s]
+
+// The stabilized rows B v + Φ_t at y.
+VecX velocity_rows(const System& sys, const State& y, std::vector<BodyKinematics>& kin) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  VecX phi(m), Btl = VecX::Zero(n), bv(m);
+  sys.gather(y, kin);
+  sys.constraint_products(kin, y.t, y.lambda, &y.v, phi, Btl, &bv);
+  return bv;
+}
+
+// The penalty rows Φ̈ + 2μωΦ̇ + ω²Φ at y (λ = α times them; penalty_multipliers with α = 1).
+VecX penalty_rows(const System& sys, const State& y, PenaltyParameters pen,
+                  std::vector<BodyKinematics>& kin) {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  sys.gather(y, kin);
+  VecX phi = VecX::Zero(m), phi_t = VecX::Zero(m), zeta = VecX::Zero(m), rows;
+  MatX B = MatX::Zero(m, n);
+  sys.constraints(kin, y.t, &phi, MatrixSink(&B), &phi_t, &zeta);
+  pen.alpha = 1.0;
+  penalty_multipliers(pen, B * y.vdot, zeta, B * y.v + phi_t, phi, rows);
+  return rows;
 }
 }  // namespace
 
@@ -58,11 +96,17 @@ void StepLinearization::residual(const System& sys, const State& prev, double h,
   r_q -= f_;
   phi_.resize(m);
   bv_.resize(m);
+  const bool velocities = rows_ == StepRows::kVelocities;
   if (m > 0)
-    sys.constraint_products(kin_, x.t, x.lambda, stabilized_ ? &x.v : nullptr, phi_, r_q,
-                            stabilized_ ? &bv_ : nullptr);
+    sys.constraint_products(kin_, x.t, x.lambda, velocities ? &x.v : nullptr, phi_, r_q,
+                            velocities ? &bv_ : nullptr);
   r.head(n) = r_q;
-  r.tail(m) = stabilized_ ? bv_ : phi_;
+  if (rows_ == StepRows::kPenalty && m > 0) {
+    const PenaltyParameters pen = penalty_of(sys);
+    r.tail(m) = x.lambda / pen.alpha - penalty_rows(sys, x, pen, kin_);
+  } else {
+    r.tail(m) = velocities ? bv_ : phi_;
+  }
 }
 
 void StepLinearization::linearize(const State& prev, const State& s) {
@@ -84,7 +128,16 @@ void StepLinearization::linearize(const State& prev, const State& s) {
   if (m > 0) {
     sys_.constraints(kin_, s.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
     sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&K_));
-    if (stabilized_) D_ = velocity_row_tangent(sys_, x);
+    if (rows_ == StepRows::kVelocities) {
+      D_ = rows_tangent(x, n, m, false, kVelocityRowStep,
+                        [&](const State& y) { return velocity_rows(sys_, y, kin_); });
+    } else if (rows_ == StepRows::kPenalty) {
+      const PenaltyParameters pen = penalty_of(sys_);
+      alpha_ = pen.alpha;
+      const auto rows = [&](const State& y) { return penalty_rows(sys_, y, pen, kin_); };
+      D_ = rows_tangent(x, n, m, false, kPenaltyRowStep[0], rows);
+      Dv_ = rows_tangent(x, n, m, true, kPenaltyRowStep[1], rows);
+    }
   }
   hdq_step_ = hdq_;
 }
@@ -119,12 +172,14 @@ void step_formulas(const AlphaParameters& p, double h, const VecX& hdq_step, con
 // The Jacobians of the residual at the step's end, for residual_of.
 struct ResidualJacobians {
   const System& sys;
-  const MatX &dfdq, &dfdv, &K, &B, &D;
-  bool stabilized;
+  const MatX &dfdq, &dfdv, &K, &B, &D, &Dv;
+  StepRows rows;
+  double alpha;  // penalty rows
 };
 
-// dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the stabilized rows
-// B dv + ∂(B v + Φ_t)/∂q dq, along the end tangents `next` (one or many, as step_formulas).
+// dR = (M dv̇ − ∂f/∂q dq − ∂f/∂v dv + ∂(Bᵀλ)/∂q dq + Bᵀ dλ, B dq), the velocity rows
+// B dv + ∂(B v + Φ_t)/∂q dq, the penalty rows dλ/α − (B dv̇ + D dq + D_v dv), along the end
+// tangents `next` (one or many, as step_formulas).
 template <class T, class X>
 X residual_of(const ResidualJacobians& J, const T& next, const X& dvdot, const X& dlambda) {
   const int n = J.sys.num_dofs(), m = J.sys.num_constraints();
@@ -145,9 +200,14 @@ X residual_of(const ResidualJacobians& J, const T& next, const X& dvdot, const X
   }
   if (m > 0) {
     dR.topRows(n).noalias() += J.B.transpose() * dlambda;
-    if (J.stabilized) {
+    if (J.rows == StepRows::kVelocities) {
       dR.bottomRows(m).noalias() = J.B * next.v;
       dR.bottomRows(m).noalias() += J.D * next.q;
+    } else if (J.rows == StepRows::kPenalty) {
+      dR.bottomRows(m) = dlambda / J.alpha;
+      dR.bottomRows(m).noalias() -= J.B * dvdot;
+      dR.bottomRows(m).noalias() -= J.D * next.q;
+      dR.bottomRows(m).noalias() -= J.Dv * next.v;
     } else {
       dR.bottomRows(m).noalias() = J.B * next.q;
     }
@@ -168,15 +228,15 @@ void StepLinearization::step_tangent(const StateTangent& dS, const VecX& dvdot, 
 
 MatX StepLinearization::residual_tangent(const TangentColumns& next, const MatX& dvdot,
                                          const MatX& dlambda) const {
-  return residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, stabilized_}, next, dvdot,
-                     dlambda);
+  return residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, Dv_, rows_, alpha_}, next,
+                     dvdot, dlambda);
 }
 
 void StepLinearization::directional(const StateTangent& dS, const VecX& dvdot, const VecX& dlambda,
                                     StateTangent& next, VecX& dR) const {
   step_formulas(p_, h_, hdq_step_, dS, dvdot, dlambda, next);
-  dR = residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, stabilized_}, next, dvdot,
-                   dlambda);
+  dR = residual_of(ResidualJacobians{sys_, dfdq_, dfdv_, K_, B_, D_, Dv_, rows_, alpha_}, next,
+                   dvdot, dlambda);
 }
 
 void StepLinearization::factorize_if_needed() {
@@ -185,8 +245,8 @@ void StepLinearization::factorize_if_needed() {
   // R_X = J_R G_X from the dense matrices: G_X maps dv̇ to dv = hγ c dv̇ and to the body-frame
   // dq = h²β c blockdiag(1, T(hΔq_r)) dv̇, c = (1 − α_f)/(1 − α_m) (directional()'s formulas), so
   //   R_X = [M + (K − ∂f/∂q) Q − hγ c ∂f/∂v, Bᵀ; B Q, 0],  Q = h²β c blockdiag(1, T),
-  // and the stabilized rows are hγ c B + D Q. StepLinearizationTest checks it against
-  // directional() column by column.
+  // the velocity rows are hγ c B + D Q, and the penalty rows [−(B + D Q + hγ c D_v), I/α].
+  // StepLinearizationTest checks it against directional() column by column.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const double c = (1.0 - p_.alpha_f) / (1.0 - p_.alpha_m), h = h_;
   MatX Q = MatX::Zero(n, n);
@@ -201,15 +261,30 @@ void StepLinearization::factorize_if_needed() {
   A.topLeftCorner(n, n).noalias() += (K_ - dfdq_) * Q;
   A.topLeftCorner(n, n) -= h * p_.gamma * c * dfdv_;
   // The constraint rows are B Q ~ h²β B: 1e-10 of the dynamic rows at h = 1e-5 s (hγ B for
-  // the stabilized rows). Scaled to the size of the dynamic rows, partial pivoting judges the
-  // matrix, not its units, and a probe's residual does not measure the scale's round-off.
-  row_scale_ = stabilized_ ? 1.0 / (h * p_.gamma * c) : p_.beta_prime(h_);
+  // the velocity rows, 1/α for the penalty rows). Scaled to the size of the dynamic rows, partial
+  // pivoting judges the matrix, not its units, and a probe's residual does not measure the
+  // scale's round-off.
+  switch (rows_) {
+    case StepRows::kPositions:
+      row_scale_ = p_.beta_prime(h_);
+      break;
+    case StepRows::kVelocities:
+      row_scale_ = 1.0 / (h * p_.gamma * c);
+      break;
+    case StepRows::kPenalty:
+      row_scale_ = alpha_;
+      break;
+  }
   if (m > 0) {
     A.topRightCorner(n, m) = B_.transpose();
-    if (stabilized_)
+    if (rows_ == StepRows::kVelocities) {
       A.bottomLeftCorner(m, n).noalias() = row_scale_ * (h * p_.gamma * c * B_ + D_ * Q);
-    else
+    } else if (rows_ == StepRows::kPenalty) {
+      A.bottomLeftCorner(m, n).noalias() = -row_scale_ * (B_ + D_ * Q + h * p_.gamma * c * Dv_);
+      A.bottomRightCorner(m, m).setIdentity();
+    } else {
       A.bottomLeftCorner(m, n).noalias() = row_scale_ * B_ * Q;
+    }
   }
   // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
   // pivots would judge the scaling, not the matrix. A probe's residual judges the solution.
@@ -313,7 +388,7 @@ void StepLinearization::transposed_step(const StateTangent& w, StateTangent& wS,
 }
 
 void StepLinearization::transposed_residual(const VecX& mu, StateTangent& w) const {
-  // dR = (M dv̇ + (K − ∂f/∂q) dq − ∂f/∂v dv + Bᵀ dλ, B dq); M is symmetric.
+  // dR = (M dv̇ + (K − ∂f/∂q) dq − ∂f/∂v dv + Bᵀ dλ, B dq or the penalty rows); M is symmetric.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const VecX mu_q = mu.head(n);
   sys_.mass_times(mu_q, w.vdot);
@@ -322,8 +397,17 @@ void StepLinearization::transposed_residual(const VecX& mu, StateTangent& w) con
   w.a.setZero(n);
   w.lambda.setZero(m);
   if (m > 0) {
-    w.q += B_.transpose() * mu.tail(m);
     w.lambda = B_ * mu_q;
+    if (rows_ == StepRows::kPenalty) {
+      // dλ/α − (B dv̇ + D dq + D_v dv)
+      const VecX mu_c = mu.tail(m);
+      w.lambda += mu_c / alpha_;
+      w.vdot.noalias() -= B_.transpose() * mu_c;
+      w.q.noalias() -= D_.transpose() * mu_c;
+      w.v.noalias() -= Dv_.transpose() * mu_c;
+    } else {
+      w.q += B_.transpose() * mu.tail(m);
+    }
   }
   w.memory.resize(0);
 }

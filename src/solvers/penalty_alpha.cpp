@@ -93,6 +93,11 @@ std::string penalty_parameter_warning(const System& sys, const SolverSettings& s
   return os.str();
 }
 
+SolverSettings with_usable_penalty(const System& sys, SolverSettings s) {
+  if (!penalty_parameter_warning(sys, s).empty()) s.penalty_factor = -1.0;
+  return s;
+}
+
 std::string PenaltyAlpha::name() const {
   return ali3p() ? "generalized-alpha (ali3p)" : "generalized-alpha (penalty)";
 }
@@ -100,7 +105,7 @@ std::string PenaltyAlpha::name() const {
 PenaltyAlpha::PenaltyAlpha(const System& sys, const SolverSettings& settings)
     : sys_(sys), settings_(settings), p_(AlphaParameters::from_settings(settings)) {
   // An absurd penalty_factor is warned about and replaced by `auto`, as documented (issue 28).
-  if (!penalty_parameter_warning(sys, settings_).empty()) settings_.penalty_factor = -1.0;
+  settings_ = with_usable_penalty(sys, settings_);
   const int n = sys.num_dofs();
   ls_.resize(n, use_sparse(n, settings.linear_solver));
   std::vector<Eigen::Triplet<double>> mass;
@@ -134,7 +139,7 @@ void PenaltyAlpha::bt_times(const VecX& y, VecX& out) const {
 }
 
 void PenaltyAlpha::evaluate(const State& x, bool need_matrix) {
-  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const int m = sys_.num_constraints();
   const bool dense = !ls_.is_sparse();
   sys_.gather(x, kin_);
   if (dense && need_matrix) {
@@ -147,11 +152,18 @@ void PenaltyAlpha::evaluate(const State& x, bool need_matrix) {
   sys_.mass_times(x.vdot, Mvdot_);
   r_q_ = Mvdot_ - f_;
   if (m == 0) return;
+  evaluate_rows(x);
+  bt_times(lambda_, Bty_);
+  r_q_ += Bty_;
+}
+
+void PenaltyAlpha::evaluate_rows(const State& x) {
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
   phi_.resize(m);
   phi_t_.resize(m);
   zeta_.setZero(m);
   VecX* zeta = ali3p() ? nullptr : &zeta_;
-  if (dense) {
+  if (!ls_.is_sparse()) {
     B_.setZero(m, n);
     sys_.constraints(kin_, x.t, &phi_, MatrixSink(&B_), &phi_t_, zeta);
   } else {
@@ -165,11 +177,8 @@ void PenaltyAlpha::evaluate(const State& x, bool need_matrix) {
     b_times(x.vdot, By_);
     b_times(x.v, phi_d_);
     phi_d_ += phi_t_;
-    lambda_ = pen_.alpha * (By_ + zeta_ + (2.0 * pen_.mu * pen_.omega) * phi_d_ +
-                            (pen_.omega * pen_.omega) * phi_);
+    penalty_multipliers(pen_, By_, zeta_, phi_d_, phi_, lambda_);
   }
-  bt_times(lambda_, Bty_);
-  r_q_ += Bty_;
 }
 
 bool PenaltyAlpha::build_and_factor(const State& x) {
@@ -339,6 +348,16 @@ void PenaltyAlpha::apply() {
   x.v += gamma_p_ * rhs_;
   x.vdot += beta_p_ * rhs_;
   x.a += ((1.0 - af) / (1.0 - am)) * beta_p_ * rhs_;
+  // The penalty's λ = α(Φ̈ + 2μωΦ̇ + ω²Φ) follows the increment ξ: the iteration's last
+  // evaluation is one increment before the step's end, and λ moves by α(β′ + 2μωγ′ + ω²) B ξ
+  // with it (the matrix's w_B; 3e-4 of λ on IFToMM A01 at newton_tol 1e-14), which the
+  // reactions would carry and the sensitivities, which take λ as that function of the state,
+  // would not. What this leaves out (B's and ζ's change with q and v) is ω_body·h of it.
+  // The next evaluation recomputes λ whole.
+  if (!ali3p() && sys_.num_constraints() > 0 && row_w_.size() == sys_.num_constraints()) {
+    b_times(rhs_, By_);
+    lambda_ += row_w_.cwiseProduct(By_);
+  }
 }
 
 bool PenaltyAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {

@@ -131,6 +131,42 @@ TEST(Formulations, Ali3pIterationMatrixMatchesFiniteDifferences) {
   EXPECT_LT(worst, 1e-6);  // measured 4.9e-9; leaving T out would give ~|hdq| ~ 1e-3
 }
 
+// The penalty's reactions are λ = α(Φ̈ + 2μωΦ̇ + ω²Φ) at the step's end, not at Newton's last
+// evaluation one increment before it: the sensitivities take λ as that function of the state
+// (docs/sensitivity.md, *Penalty formulation*). Over a revolution of the slider–crank at its own
+// settings (modified Newton), the largest deviation relative to max |λ|: measured 3.2e-7 with λ
+// following the last increment by the matrix's w_B B ξ, 3.4e-3 without. The update leaves out
+// B's and ζ's change over ξ, about ω h = 5e-3 of it (the crank at 523 rad/s, h = 1e-5 s), so
+// at most 1.7e-5; the bound is 1e-5.
+TEST(Formulations, PenaltyReactionsAreThoseOfTheStepsEnd) {
+  LoadedModel lm = load_model_file(testing::example_path("slider_crank_ideal"),
+                                   {{"solver.formulation", "penalty"}});
+  System sys(lm.model);
+  std::vector<std::string> notes;
+  State s = initial_state(sys, 0.0);
+  ASSERT_TRUE(make_consistent(sys, s, lm.run.solver.newton_tol, notes).ok);
+  sys.restore_removed_rows(s);
+  PenaltyAlpha pa(sys, lm.run.solver);
+  const double h = lm.run.solver.step;
+  const PenaltyParameters pen = PenaltyParameters::at_step(sys, lm.run.solver, h);
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  std::vector<BodyKinematics> kin;
+  double worst = 0.0, scale = 0.0;
+  for (int k = 0; k * h < kRevolution; ++k) {
+    ASSERT_TRUE(pa.step(s, h).converged);
+    sys.gather(s, kin);
+    VecX phi = VecX::Zero(m), phi_t = VecX::Zero(m), zeta = VecX::Zero(m), lambda;
+    MatX B = MatX::Zero(m, n);
+    sys.constraints(kin, s.t, &phi, MatrixSink(&B), &phi_t, &zeta);
+    penalty_multipliers(pen, B * s.vdot, zeta, B * s.v + phi_t, phi, lambda);
+    worst = std::max(worst, (lambda - s.lambda).lpNorm<Eigen::Infinity>());
+    scale = std::max(scale, lambda.lpNorm<Eigen::Infinity>());
+  }
+  std::printf("[ penalty ] largest |λ − α(Φ̈ + 2μωΦ̇ + ω²Φ)| over a revolution: %.2e of max |λ|\n",
+              worst / scale);
+  EXPECT_LT(worst, 1e-5 * scale);
+}
+
 TEST(Formulations, PenaltyFactorAbsurdForTheMassesIsWarnedWithAUsableValue) {
   LoadedModel lm = load_model_file(testing::example_path("slider_crank_ideal"),
                                    {{"solver.formulation", "ali3p"}});

@@ -11,6 +11,9 @@
 // Jacobian is this map with R_p = 0 applied to state directions; its process noise is the map
 // applied to a force with dS_n = 0.
 //
+// The penalty formulation keeps the same unknowns: its λ = α(Φ̈ + 2μωΦ̇ + ω²Φ) is a function of
+// the step's state, written as the rows λ/α − (Φ̈ + 2μωΦ̇ + ω²Φ) = 0 in place of Φ = 0.
+//
 // The elements' memory (State::memory) is not differentiated here: direct_sensitivity.cpp adds
 // its terms; the filters refuse models that have one.
 #pragma once
@@ -22,20 +25,33 @@
 #include "clearsim/math/small_lu.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
+#include "clearsim/solvers/penalty_alpha.hpp"
 
 namespace cs {
 
+// The constraint rows of the step's residual R.
+enum class StepRows {
+  kPositions,   // Φ: index 3
+  kVelocities,  // B v + Φ_t: the stabilized formulation's smooth step and NSGA's, whose
+                // corrections then restore Φ = 0 (the direct sensitivities only: the transposes
+                // below are of the other rows)
+  kPenalty,     // λ/α − (Φ̈ + 2μωΦ̇ + ω²Φ): the penalty formulation
+};
+
+// The rows a run with these settings steps with.
+StepRows step_rows(const SolverSettings& s);
+
 class StepLinearization {
  public:
-  // `sys` must outlive this object; `p` are the step's generalized-α parameters. `stabilized`:
-  // the constraint rows of R are the velocity rows B v + Φ_t of the stabilized formulation (the
-  // smooth step of NSGA, whose corrections then restore Φ = 0) instead of Φ; only the direct
-  // sensitivities use it (the transposes below are of the index-3 rows).
-  StepLinearization(const System& sys, const AlphaParameters& p, bool stabilized = false);
+  // `sys` must outlive this object; `settings` give the step's generalized-α parameters and, for
+  // the penalty rows, the penalty parameters (as PenaltyAlpha takes them, in every model the
+  // residual is evaluated in).
+  StepLinearization(const System& sys, const SolverSettings& settings,
+                    StepRows rows = StepRows::kPositions);
 
-  // R = (M v̇ − f + Bᵀλ, Φ) of the step of size h from `prev` at the unknowns (vdot, lambda) in
-  // the system `sys` (the nominal one or a parameter's perturbed model); the state the step
-  // makes of them into x.
+  // R = (M v̇ − f + Bᵀλ, constraint rows) of the step of size h from `prev` at the unknowns
+  // (vdot, lambda) in the system `sys` (the nominal one or a parameter's perturbed model); the
+  // state the step makes of them into x.
   void residual(const System& sys, const State& prev, double h, const VecX& vdot,
                 const VecX& lambda, State& x, VecX& r) const;
   // The exact Jacobians of the residual at the converged step from prev to s. Forgets the
@@ -88,11 +104,17 @@ class StepLinearization {
 
  private:
   const System& sys_;
+  SolverSettings settings_;  // with a usable penalty factor (with_usable_penalty)
   AlphaParameters p_;
   double h_ = 0.0;
   MatX dfdq_, dfdv_, B_, K_;  // at the step's end: ∂f/∂q, ∂f/∂v, B, ∂(Bᵀλ)/∂q
-  bool stabilized_ = false;
-  MatX D_;         // stabilized rows: ∂(B v + Φ_t)/∂q at the step's end, v fixed
+  StepRows rows_ = StepRows::kPositions;
+  MatX D_;   // velocity rows: ∂(B v + Φ_t)/∂q at the step's end, v fixed; penalty rows:
+             // ∂(Φ̈ + 2μωΦ̇ + ω²Φ)/∂q at v and v̇ fixed
+  MatX Dv_;  // penalty rows: ∂(Φ̈ + 2μωΦ̇ + ω²Φ)/∂v at q and v̇ fixed
+  double alpha_ = 1.0;  // penalty rows: the nominal model's α
+  // The penalty parameters of `sys` (α follows its masses).
+  PenaltyParameters penalty_of(const System& sys) const;
   VecX hdq_step_;  // the step's increment hΔq
   // The residual's derivative R_X dX + R_S dS along the end tangents `next` the step's formulas
   // made of (dS, dv̇, dλ): dR of directional(), a column per column.
@@ -102,7 +124,7 @@ class StepLinearization {
   void factorize_if_needed();
   MatX scaled_R_X_;  // diag(1, row_scale_) R_X
   SmallLU lu_;
-  double row_scale_ = 1.0;  // β′ (index-3 rows) or 1/(hγ c) (stabilized rows)
+  double row_scale_ = 1.0;  // β′ (index-3 rows), 1/(hγ c) (velocity rows) or α (penalty rows)
   bool factorize_tried_ = false;
   bool factorized_ = false;
   mutable std::vector<BodyKinematics> kin_;

@@ -44,6 +44,16 @@ struct PenaltyParameters {
 // A warning when the user's penalty parameters are absurd for the masses in the model, with the
 // value that would work; empty if they are fine (or automatic).
 std::string penalty_parameter_warning(const System& sys, const SolverSettings& s);
+// The settings a run of `sys` uses: an absurd penalty_factor replaced by `auto`, as the warning
+// says (PenaltyAlpha and the sensitivities' step linearization both read this).
+SolverSettings with_usable_penalty(const System& sys, SolverSettings s);
+// The penalty formulation's multipliers λ = α(Φ̈ + 2μωΦ̇ + ω²Φ) from B v̇ (`b_vdot`), ζ (Φ̈ =
+// B v̇ + ζ), Φ̇ = B v + Φ_t and Φ, into `lambda`.
+inline void penalty_multipliers(const PenaltyParameters& pen, const VecX& b_vdot, const VecX& zeta,
+                                const VecX& phi_d, const VecX& phi, VecX& lambda) {
+  lambda = pen.alpha *
+           (b_vdot + zeta + (2.0 * pen.mu * pen.omega) * phi_d + (pen.omega * pen.omega) * phi);
+}
 
 class PenaltyAlpha final : public Integrator, private NewtonProblem {
  public:
@@ -71,6 +81,8 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
   // Gathers x and evaluates f, Φ, B, Φ_t (and ζ for penalty), the multipliers λ the residual
   // uses, and r_q = M v̇ − f + Bᵀλ; with the force tangents if need_matrix.
   void evaluate(const State& x, bool need_matrix);
+  // Φ, B, Φ_t (and ζ for the penalty) at x, whose kinematics kin_ holds, and λ from them.
+  void evaluate_rows(const State& x);
   bool build_and_factor(const State& x);
   // ali3p: the factor α_i of each row for the step from s (automatic: per row's mass).
   void row_factors(const State& s);
