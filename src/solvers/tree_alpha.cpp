@@ -38,6 +38,14 @@ constexpr int kInverseSize = 24;
 // than densely (O(n³), but a small inverse applied by one product per iteration): see
 // docs/PERFORMANCE.md, chains, for the measured crossover.
 constexpr int kRecursiveFrom = 20;
+// A dense open tree of at least kRecursiveOpenTreeFrom coordinates whose matrix has been
+// refactorized at more than kRecursiveRate of its steps goes over to the recursive path (see
+// judge_cost()): a recursive factorization costs about one residual, a dense one about five, and
+// the recursive path refreshes ahead (plan_refresh()). Measured on planar chains of 10 and 12
+// links, recursive against dense, wall time (median of 5) and instructions: over 0.2 s (0.07
+// factorizations per step) 1.07 and 1.03; over 1 s (0.35–0.42) 0.90–0.92 and 0.86–0.89.
+constexpr int kRecursiveOpenTreeFrom = 10;
+constexpr double kRecursiveRate = 0.2;
 // A fresh matrix that contracts slower than this takes the joints' geometric stiffness in for the
 // rest of the run (see prepare_matrix()), as body poses' mass iteration takes its stiffness
 // blocks (generalized_alpha.cpp, kStiffRate).
@@ -473,6 +481,14 @@ void TreeAlpha::judge_cost(State& s, int smooth) {
   if (judged_steps_ % kJudgeSteps != 0) return;
   const double rate =
       static_cast<double>(judged_factorizations_) / static_cast<double>(judged_steps_);
+  // A small open tree whose matrix ages fast is cheaper on the recursive path (kRecursiveRate):
+  // its next factorization is the articulated one.
+  if (rate > kRecursiveRate && matrix_choice_ == IterationMatrix::kAuto &&
+      tree_->num_loop_rows() == 0 && tree_->num_coordinates() >= kRecursiveOpenTreeFrom) {
+    recursive_ = true;
+    factored_h_ = -1.0;
+    return;
+  }
   if (rate <= kMaxFactorRate) return;
   go_to_body_poses(s, "", false);
 }
