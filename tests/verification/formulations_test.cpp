@@ -31,6 +31,15 @@ ExampleRun run(std::vector<Override> overrides, int every) {
   return testing::run_loaded(std::move(lm), kRevolution, every, kChannels);
 }
 
+// A consistent start of `sys` with every constraint row kept, as ali3p and penalty run.
+State consistent_start(System& sys, double tol) {
+  std::vector<std::string> notes;
+  State s = initial_state(sys, 0.0);
+  EXPECT_TRUE(make_consistent(sys, s, tol, notes).ok);
+  sys.restore_removed_rows(s);
+  return s;
+}
+
 // Per channel: max |x − x_ref| over the range of x_ref.
 std::vector<double> errors(const ExampleRun& r, const ExampleRun& ref) {
   std::vector<double> out;
@@ -103,10 +112,7 @@ TEST(Formulations, Ali3pIterationMatrixMatchesFiniteDifferences) {
   LoadedModel lm = load_model_file(testing::example_path("iftomm_a05_flyball_governor"),
                                    {{"solver.formulation", "ali3p"}});
   System sys(lm.model);
-  std::vector<std::string> notes;
-  State s = initial_state(sys, 0.0);
-  ASSERT_TRUE(make_consistent(sys, s, 1e-12, notes).ok);
-  sys.restore_removed_rows(s);
+  State s = consistent_start(sys, 1e-12);
   PenaltyAlpha pa(sys, lm.run.solver);
   const double h = 1e-3;
   VecX hdq = h * s.v;
@@ -142,10 +148,7 @@ TEST(Formulations, PenaltyReactionsAreThoseOfTheStepsEnd) {
   LoadedModel lm = load_model_file(testing::example_path("slider_crank_ideal"),
                                    {{"solver.formulation", "penalty"}});
   System sys(lm.model);
-  std::vector<std::string> notes;
-  State s = initial_state(sys, 0.0);
-  ASSERT_TRUE(make_consistent(sys, s, lm.run.solver.newton_tol, notes).ok);
-  sys.restore_removed_rows(s);
+  State s = consistent_start(sys, lm.run.solver.newton_tol);
   PenaltyAlpha pa(sys, lm.run.solver);
   const double h = lm.run.solver.step;
   const PenaltyParameters pen = PenaltyParameters::at_step(sys, lm.run.solver, h);

@@ -173,22 +173,28 @@ TEST(DirectSensitivity, SliderCrankSpeedAgainstWholeRuns) {
                       1e-6);
 }
 
+// One constraint formulation against whole runs of it: the slider–crank's crank speed (every
+// kind of channel) and slider mass (the reactions), the pendulum's length over 0.5 s.
+void expect_formulation_matches_runs(const std::string& formulation) {
+  const std::vector<Override> o = {{"solver.formulation", formulation}};
+  expect_matches_runs(example("slider_crank_ideal/model.yaml"),
+                      "drivers.crank_speed.angular_velocity", 523.5987756, 2.0, "0.005",
+                      {"slider.position.x", "slider.velocity.x", "slider.acceleration.x",
+                       "crank_speed.torque", "rod_slider.force.x", "system.kinetic_energy"},
+                      1e-6, o);
+  expect_matches_runs(example("slider_crank_ideal/model.yaml"), "bodies.slider.mass", 0.14, 5e-4,
+                      "0.01", {"crank_speed.torque", "rod_slider.force.x", "rod_slider.force.y"},
+                      1e-6, o);
+  expect_matches_runs(example("iftomm_a01_pendulum/model.yaml"), "bodies.bob.position[0]", 1.0,
+                      4e-3, "0.5", {"bob.position.x", "bob.position.y"}, 1e-6, o);
+}
+
 // The stabilized formulation: each step ends in the projections of q onto Φ = 0 and of v onto
 // B v + Φ_t = 0, differentiated as NSGA's corrections without contacts (correction_tangent.hpp).
 // Measured: crank speed 8e-10 (positions) to 1.7e-7 (accelerations, reactions; index 3: 4.5e-7),
 // slider mass 2.4e-13, pendulum length 5.7e-10.
 TEST(DirectSensitivity, StabilizedFormulationAgainstWholeRuns) {
-  const std::vector<Override> stabilized = {{"solver.formulation", "stabilized"}};
-  expect_matches_runs(example("slider_crank_ideal/model.yaml"),
-                      "drivers.crank_speed.angular_velocity", 523.5987756, 2.0, "0.005",
-                      {"slider.position.x", "slider.velocity.x", "slider.acceleration.x",
-                       "crank_speed.torque", "rod_slider.force.x", "system.kinetic_energy"},
-                      1e-6, stabilized);
-  expect_matches_runs(example("slider_crank_ideal/model.yaml"), "bodies.slider.mass", 0.14, 5e-4,
-                      "0.01", {"crank_speed.torque", "rod_slider.force.x", "rod_slider.force.y"},
-                      1e-6, stabilized);
-  expect_matches_runs(example("iftomm_a01_pendulum/model.yaml"), "bodies.bob.position[0]", 1.0,
-                      4e-3, "0.5", {"bob.position.x", "bob.position.y"}, 1e-6, stabilized);
+  expect_formulation_matches_runs("stabilized");
 }
 
 // The penalty formulation: λ = α(Φ̈ + 2μωΦ̇ + ω²Φ) is a function of the step's state, its rows
@@ -198,17 +204,7 @@ TEST(DirectSensitivity, StabilizedFormulationAgainstWholeRuns) {
 // (torque), pendulum length 5.7e-10. Before the run's λ followed Newton's last increment
 // (penalty_alpha.cpp, apply()), the reactions' derivatives were 5e-4 off.
 TEST(DirectSensitivity, PenaltyFormulationAgainstWholeRuns) {
-  const std::vector<Override> penalty = {{"solver.formulation", "penalty"}};
-  expect_matches_runs(example("slider_crank_ideal/model.yaml"),
-                      "drivers.crank_speed.angular_velocity", 523.5987756, 2.0, "0.005",
-                      {"slider.position.x", "slider.velocity.x", "slider.acceleration.x",
-                       "crank_speed.torque", "rod_slider.force.x", "system.kinetic_energy"},
-                      1e-6, penalty);
-  expect_matches_runs(example("slider_crank_ideal/model.yaml"), "bodies.slider.mass", 0.14, 5e-4,
-                      "0.01", {"crank_speed.torque", "rod_slider.force.x", "rod_slider.force.y"},
-                      1e-6, penalty);
-  expect_matches_runs(example("iftomm_a01_pendulum/model.yaml"), "bodies.bob.position[0]", 1.0,
-                      4e-3, "0.5", {"bob.position.x", "bob.position.y"}, 1e-6, penalty);
+  expect_formulation_matches_runs("penalty");
 }
 
 // A free mechanism: the A01 pendulum's mass point position (its length) over 0.5 s.
