@@ -41,13 +41,6 @@ constexpr double kSlowRate = 0.5;
 constexpr std::size_t kExactFromParameters = 3;
 constexpr int kExactUnknownsPerParameter = 12;
 
-// The step ends in projections of q onto Φ = 0 and of v onto B v + Φ_t = 0 (NSGA's
-// corrections, with unilateral rows or without): the stabilized formulation.
-bool projects(const SolverSettings& st) {
-  return st.integrator == IntegratorKind::kNsga ||
-         st.formulation == ConstraintFormulation::kStabilized;
-}
-
 std::string number(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", x);
@@ -132,7 +125,9 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       paths_(paths),
       channels_(channels),
       step_(sys, run.solver, step_rows(run.solver)) {
-  if (projects(run.solver) && run.solver.analysis == Analysis::kDynamic) {
+  // The step ends in projections of q onto Φ = 0 and of v onto B v + Φ_t = 0 (NSGA's
+  // corrections, with unilateral rows or without): the stabilized formulation.
+  if (step_rows(run.solver) == StepRows::kVelocities && run.solver.analysis == Analysis::kDynamic) {
     // The smooth step's persistent-contact rows are not differentiated: a run that kept them
     // would get derivatives of another scheme, silently.
     if (run.solver.persistent_contacts && sys.num_gaps() > 0)
