@@ -18,7 +18,9 @@ bool SmallLU::compute(const MatX& A) {
     if (lu_(p, k) == 0.0) return false;
     if (p != k) lu_.row(k).swap(lu_.row(p));
     const Eigen::Index rest = n - k - 1;
-    double* __restrict l = &lu_(k + 1, k);
+    // Column k below the diagonal, by address: at k = n − 1 it is empty and lu_(k + 1, k) would
+    // index past the last row (Eigen's bounds assertion stops the sanitizer build there).
+    double* __restrict l = lu_.data() + k * n + k + 1;
     const double inverse = 1.0 / lu_(k, k);
     for (Eigen::Index i = 0; i < rest; ++i) l[i] *= inverse;
     // The rank-one update of the trailing block, column by column (contiguous in column-major),
