@@ -62,6 +62,10 @@ std::string AdjointGradient::unsupported(const System& sys, const RunSettings& r
   if (run.solver.integrator == IntegratorKind::kNsga)
     return "sensitivities through NSGA's impacts are not implemented in the adjoint (the direct "
            "method has them: clearsim run --sensitivity)";
+  if (run.solver.formulation == ConstraintFormulation::kAli3p &&
+      run.solver.integrator != IntegratorKind::kNsga)
+    return "the ali3p formulation's projections are not differentiated in the adjoint (the "
+           "direct method has them: clearsim run --sensitivity)";
   if (run.solver.formulation == ConstraintFormulation::kStabilized)
     return "the stabilized formulation's projections are not differentiated in the adjoint (the "
            "direct method has them: clearsim run --sensitivity)";

@@ -84,9 +84,6 @@ std::string DirectSensitivity::unsupported(const System& sys, const RunSettings&
              "generalized-alpha family)";
   }
   const bool nsga = st.integrator == IntegratorKind::kNsga;
-  if (!nsga && st.formulation == ConstraintFormulation::kAli3p)
-    return "sensitivities need solver.formulation: index3, stabilized or penalty (the "
-           "augmented Lagrangian ali3p's projections are not differentiated)";
   if (st.adaptive)
     return "sensitivities need fixed steps (solver.adaptive: false): adaptive step sizes "
            "depend on the parameter";
@@ -134,6 +131,9 @@ DirectSensitivity::DirectSensitivity(const std::string& text, const std::string&
       throw std::logic_error("DirectSensitivity: NSGA settings not adapted (persistent contacts)");
     corrections_ = std::make_unique<CorrectionTangent>(sys, run.solver);
   }
+  if (run.solver.formulation == ConstraintFormulation::kAli3p &&
+      run.solver.analysis == Analysis::kDynamic && run.solver.integrator != IntegratorKind::kNsga)
+    projections_ = std::make_unique<ProjectionTangent>(sys, run.solver);
   ParameterizedModel source =
       PerturbedModels::source(text, name, overrides, paths, "--sensitivity");
   for (const std::string& path : paths) {
@@ -167,31 +167,35 @@ bool DirectSensitivity::start(const State& s0, std::string& why) {
 }
 
 DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par, const State& prev,
-                                                                  const State& s, Simulation& sim) {
+                                                                  const State& s,
+                                                                  const State& smooth,
+                                                                  Simulation& sim) {
   const double h = s.t - prev.t;
   // R_p: the residual differenced between the parameter's models at the nominal step (into
   // kept vectors: a step asks for 4 per parameter).
   VecX(&r)[kModels] = residuals_;
   State& x = scratch_;
-  x = s;
-  for (int k = 0; k < kModels; ++k) step_.residual(*par.sys[k], prev, h, s.vdot, s.lambda, x, r[k]);
+  x = smooth;
+  for (int k = 0; k < kModels; ++k)
+    step_.residual(*par.sys[k], prev, h, smooth.vdot, smooth.lambda, x, r[k]);
   // The constant part: R_p and the forces' dependence on the memory of the step's start.
   const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
                                   VecX((r[2] - r[3]) / (2.0 * par.eps[1]))) +
                    memory_term(prev, s, par.d.memory);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
-  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized) or has no
-  // multipliers among its unknowns (penalty): there is no matrix of the index-3 rows to iterate
-  // with; or when many parameters share its LU (exact_).
+  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized, ali3p) or has
+  // no multipliers among its unknowns (penalty): there is no matrix of the index-3 rows to
+  // iterate with; or when many parameters share its LU (exact_).
   const bool no_iteration =
-      corrections_ || run_.solver.formulation == ConstraintFormulation::kPenalty;
+      corrections_ || projections_ || run_.solver.formulation == ConstraintFormulation::kPenalty;
   bool converged = (exact_ || no_iteration) && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
   if (!converged && !no_iteration)
     converged = iterate_tangent(par, p_.beta_prime(h), R_p, dvdot, dlambda, sim);
   if (!converged) return TangentOutcome::kUnconverged;
   step_.step_tangent(par.d, dvdot, dlambda, next);  // R there is zero: not evaluated
   if (corrections_) corrections_->apply(par.d, next, par);
+  if (projections_) projections_->apply(par.d, next, par);
   bool kink = false;
   next.memory = memory_tangent(par, prev, s, next, kink);
   par.d = next;
@@ -308,14 +312,19 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
     warn(os.str());
     broken_ = true;
   }
-  if (!broken_) step_.linearize(prev, s);
+  std::string why;
+  if (!broken_ && projections_ && !projections_->linearize(prev, s, smooth_, why)) {
+    warn("no derivative from t = " + number(s.t) + " s: " + why + "; NaN from there");
+    broken_ = true;
+  }
+  const State& smooth = projections_ ? smooth_ : s;
+  if (!broken_) step_.linearize(prev, smooth);
   if (!broken_ && corrections_) {
     // The smooth end (q̃, ṽ) the corrections started from: the step's formulas at its v̇.
-    State smooth = s;
+    State start_of_corrections = s;
     VecX r;
-    step_.residual(sys_, prev, s.t - prev.t, s.vdot, s.lambda, smooth, r);
-    std::string why;
-    if (!corrections_->linearize(prev, smooth, why)) {
+    step_.residual(sys_, prev, s.t - prev.t, s.vdot, s.lambda, start_of_corrections, r);
+    if (!corrections_->linearize(prev, start_of_corrections, why)) {
       warn("no derivative from t = " + number(s.t) + " s: " + why + "; NaN from there");
       broken_ = true;
     }
@@ -326,7 +335,7 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
       continue;
     }
     if (!par->d.all_finite()) continue;
-    const TangentOutcome outcome = step_tangent(*par, prev, s, sim);
+    const TangentOutcome outcome = step_tangent(*par, prev, s, smooth, sim);
     if (outcome == TangentOutcome::kExact) continue;
     std::ostringstream os;
     os << "--sensitivity " << par->path << ": ";

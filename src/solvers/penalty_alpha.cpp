@@ -182,12 +182,17 @@ void PenaltyAlpha::evaluate_rows(const State& x) {
 }
 
 bool PenaltyAlpha::build_and_factor(const State& x) {
+  build(x, true);
+  return ls_.factorize();
+}
+
+void PenaltyAlpha::build(const State& x, bool augmented) {
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   std::vector<Mat3> T(sys_.model().num_bodies());
   for (std::size_t b = 0; b < T.size(); ++b) T[b] = so3::tangent(hdq_.segment<3>(6 * b + 3));
   // Bᵀ diag(w) B with β′ times the weight of BᵀB in A (see the header), per row.
   if (ali3p()) {
-    row_w_ = row_alpha_;
+    row_w_ = augmented ? row_alpha_ : VecX::Zero(m);
   } else {
     row_w_.setConstant(m, pen_.alpha * (beta_p_ + 2.0 * pen_.mu * pen_.omega * gamma_p_ +
                                         pen_.omega * pen_.omega));
@@ -196,8 +201,10 @@ bool PenaltyAlpha::build_and_factor(const State& x) {
     Kc_ = -dfdq_;
     if (m > 0) {
       sys_.constraint_tangent(kin_, x.t, lambda_, MatrixSink(&Kc_));
-      WB_.noalias() = row_w_.asDiagonal() * B_;
-      Kc_.noalias() += B_.transpose() * WB_;
+      if (augmented) {
+        WB_.noalias() = row_w_.asDiagonal() * B_;
+        Kc_.noalias() += B_.transpose() * WB_;
+      }
     }
     for (std::size_t b = 0; b < T.size(); ++b) {
       auto cols = Kc_.middleCols<3>(6 * b + 3);
@@ -207,13 +214,13 @@ bool PenaltyAlpha::build_and_factor(const State& x) {
     MatrixSink S = ls_.begin();
     sys_.mass(S);
     S.add_block(0, 0, (-gamma_p_ / beta_p_) * dfdv_ + (1.0 / beta_p_) * Kc_);
-    return ls_.factorize();
+    return;
   }
   tK_.clear();
   tC_.clear();
   sys_.forces(kin_, x.t, f_, MatrixSink(&tK_, 0, 0, -1.0), MatrixSink(&tC_, 0, 0, -1.0));
-  if (m > 0) {
-    sys_.constraint_tangent(kin_, x.t, lambda_, MatrixSink(&tK_));
+  if (m > 0) sys_.constraint_tangent(kin_, x.t, lambda_, MatrixSink(&tK_));
+  if (m > 0 && augmented) {
     Bs_.resize(m, n);
     Bs_.setFromTriplets(tB_.begin(), tB_.end());
     const Eigen::SparseMatrix<double> WB = row_w_.asDiagonal() * Bs_;
@@ -234,7 +241,6 @@ bool PenaltyAlpha::build_and_factor(const State& x) {
     }
     for (int k = 0; k < 3; ++k) S.add(e.row(), 6 * b + 3 + k, v * T[b](r, k));
   }
-  return ls_.factorize();
 }
 
 void PenaltyAlpha::newton(const State& s, double h, StepResult& res) {
@@ -343,6 +349,19 @@ double PenaltyAlpha::solve() {
 void PenaltyAlpha::apply() {
   const double am = p_.alpha_m, af = p_.alpha_f;
   State& x = trial_;
+  const int m = sys_.num_constraints();
+  // ali3p's λ = λ* + αΦ follows the increment ξ as Φ does, by B T ξ (T the rotation tangent of
+  // the step's hΔq, as in the matrix): its last evaluation is one increment before the step's
+  // end, and α = 1e5·β′m makes an increment at the tolerance (1e-17 m) 1e-2 N of the
+  // slider–crank's reactions, which whole runs' differences then divide by the parameter's step.
+  if (ali3p() && m > 0 && row_alpha_.size() == m) {
+    turned_ = rhs_;
+    for (Eigen::Index b = 0; b < turned_.size() / 6; ++b)
+      turned_.segment<3>(6 * b + 3) =
+          so3::tangent(hdq_.segment<3>(6 * b + 3)) * rhs_.segment<3>(6 * b + 3);
+    b_times(turned_, By_);
+    lambda_ += row_alpha_.cwiseProduct(By_);
+  }
   hdq_ += rhs_;
   integrate_configuration(*solve_.s, hdq_, x);
   x.v += gamma_p_ * rhs_;
@@ -354,10 +373,23 @@ void PenaltyAlpha::apply() {
   // reactions would carry and the sensitivities, which take λ as that function of the state,
   // would not. What this leaves out (B's and ζ's change with q and v) is ω_body·h of it.
   // The next evaluation recomputes λ whole.
-  if (!ali3p() && sys_.num_constraints() > 0 && row_w_.size() == sys_.num_constraints()) {
+  if (!ali3p() && m > 0 && row_w_.size() == m) {
     b_times(rhs_, By_);
     lambda_ += row_w_.cwiseProduct(By_);
   }
+}
+
+void PenaltyAlpha::converged_at_evaluation() {
+  // ali3p's λ = λ* + αΦ of this evaluation leaves the residual r_q it just computed, which the
+  // next increment ξ would take up as α B T ξ in λ: at the tolerance (ξ ~ 1e-17 m) that is
+  // 1e-2 N of the slider–crank's reactions (α = 1e5·β′m, 1e15 N/m at h = 1e-5 s), changing
+  // from step to step, which whole runs' differences divide by a parameter's step (the
+  // reactions' derivatives were 2e-3 off). The increment is one solve with the factorization of
+  // this iteration's matrix (built at the previous iterate: full Newton builds one per
+  // iteration), whose error is second order in ξ.
+  if (!ali3p() || sys_.num_constraints() == 0 || factored_h_ < 0.0) return;
+  solve();
+  apply();
 }
 
 bool PenaltyAlpha::accept(int it, NewtonTrace& tr, const NewtonCheck& check) {
@@ -469,6 +501,23 @@ PenaltyAlpha::Linearization PenaltyAlpha::linearize(const State& s, const VecX& 
   build_and_factor(x);
   out.matrix = ls_.assembled();
   return out;
+}
+
+PenaltyAlpha::Projection PenaltyAlpha::projection_matrix(const State& start, const State& end,
+                                                         const VecX& hdq) {
+  const double h = end.t - start.t;
+  beta_p_ = p_.beta_prime(h);
+  gamma_p_ = p_.gamma / (h * p_.beta);
+  pen_ = PenaltyParameters::at_step(sys_, settings_, h);
+  if (ali3p()) row_factors(start);
+  hdq_ = hdq;
+  evaluate(end, true);
+  // K at end.lambda itself, not λ + αΦ: the step's last evaluation had Φ ≈ 0, while the states
+  // the sensitivities displace along a tangent are off Φ = 0 by O(ε²), and α = 1e5·β′m turns
+  // that into forces the step never saw (the A01 pendulum's positions 1.6e-6 off whole runs).
+  lambda_ = end.lambda;
+  build(end, false);
+  return {ls_.assembled(), row_alpha_, beta_p_};
 }
 
 StepResult PenaltyAlpha::step(State& s, double h) {

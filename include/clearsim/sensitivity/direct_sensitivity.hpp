@@ -25,11 +25,12 @@
 // NSGA (unilateral contacts, impacts): the smooth step is differentiated as above with its
 // stabilized rows B v + Φ_t, then its corrections with their active sets frozen
 // (correction_tangent.hpp); contacts are left to the corrections (no persistent contacts).
+// ali3p: the index-3 step, then its projections (projection_tangent.hpp).
 //
 // Scope: generalized-α family (generalized-alpha, newmark, hht, trapezoidal) in body poses,
-// index-3 constraints, fixed steps, forces of every kind (compliant and lubricated contacts
-// included, their memory differentiated as a function of the state it is updated from), and
-// frictionless NSGA; unsupported() says what else is refused and why.
+// every constraint formulation, fixed steps, forces of every kind (compliant and lubricated
+// contacts included, their memory differentiated as a function of the state it is updated from),
+// and frictionless NSGA; unsupported() says what else is refused and why.
 #pragma once
 
 #include <memory>
@@ -40,6 +41,7 @@
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/correction_tangent.hpp"
 #include "clearsim/sensitivity/perturbed_models.hpp"
+#include "clearsim/sensitivity/projection_tangent.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
 #include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/generalized_alpha.hpp"
@@ -104,7 +106,9 @@ class DirectSensitivity {
  private:
   // The tangent of one step for parameter k: exact, unconverged, or none (a kink).
   enum class TangentOutcome { kExact, kUnconverged, kKink };
-  TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s, Simulation& sim);
+  // `smooth`: the end of the step's Newton iteration (s itself unless projections follow it).
+  TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s,
+                              const State& smooth, Simulation& sim);
   // R_X dX = −(R_S dS + R_p) by the run's own step matrix, iterated (it leaves terms of R_X
   // out; β' = beta_p scales its rows); false when the iteration does not converge.
   bool iterate_tangent(const Parameter& par, double beta_p, const VecX& R_p, VecX& dvdot,
@@ -135,6 +139,9 @@ class DirectSensitivity {
   State scratch_;
   // NSGA: the corrections' tangent, linearized once per step for every parameter.
   std::unique_ptr<CorrectionTangent> corrections_;
+  // ali3p: its projections' tangent, and the smooth end they started from (per step).
+  std::unique_ptr<ProjectionTangent> projections_;
+  State smooth_;
 };
 
 // A dynamic run with sensitivities: run_analysis's dynamic run with every dS/dp of `sens`

@@ -70,6 +70,17 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
     MatX matrix;
   };
   Linearization linearize(const State& s, const VecX& hdq, double h);
+  // ali3p: what its projections at the end of the step from `start` to `end` (reached by the
+  // increment hdq of hΔq; end.lambda the multipliers of the last evaluation, end.memory the
+  // start's) solve with: the iteration matrix there without its augmented block,
+  // Â = A − (1/β′)Bᵀ diag(α) B T, each row's factor α_i (from `start`) and β′. The sensitivities
+  // differentiate the projections through them (projection_tangent.hpp).
+  struct Projection {
+    MatX A_hat;
+    VecX row_alpha;
+    double beta_p = 0.0;
+  };
+  Projection projection_matrix(const State& start, const State& end, const VecX& hdq);
 
   void rows_changed() override {
     factored_h_ = -1.0;
@@ -83,7 +94,10 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
   void evaluate(const State& x, bool need_matrix);
   // Φ, B, Φ_t (and ζ for the penalty) at x, whose kinematics kin_ holds, and λ from them.
   void evaluate_rows(const State& x);
-  bool build_and_factor(const State& x);
+  bool build_and_factor(const State& x);  // build(x, true), factorized
+  // The iteration matrix A at x into ls_; ali3p's without its (1/β′)Bᵀ diag(α) B T block unless
+  // `augmented`.
+  void build(const State& x, bool augmented);
   // ali3p: the factor α_i of each row for the step from s (automatic: per row's mass).
   void row_factors(const State& s);
   // The step's predictor and Newton iteration (newton_solve over the hooks below).
@@ -97,6 +111,9 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
   bool drop_stale_matrix(int, const NewtonTrace&) override { return false; }
   void apply() override;
   bool accept(int it, NewtonTrace& tr, const NewtonCheck& check) override;
+  // ali3p: one more increment with the factorization at hand, so that λ ends where the dynamic
+  // rows put it (see penalty_alpha.cpp).
+  void converged_at_evaluation() override;
   // ali3p: v onto B v + Φ_t = 0, then v̇ onto B v̇ + ζ = 0, with the factored A.
   bool project(State& x, std::string& why);
   // Repeats δy = −A⁻¹ (α/β′) Bᵀ (B y + c) until B y + c is below rel_tol relative to its
@@ -127,7 +144,7 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
   VecX m_diag_;             // diagonal of M
   VecX row_alpha_, row_w_;  // ali3p: α per row; β′ × the weight of each row's BᵀB in A
   VecX row_bb_, row_bbm_;   // row_factors' workspace
-  VecX f_, phi_, phi_t_, phi_d_, zeta_, lambda_, r_q_, rhs_, hdq_, Mvdot_, By_, Bty_;
+  VecX f_, phi_, phi_t_, phi_d_, zeta_, lambda_, r_q_, rhs_, hdq_, Mvdot_, By_, Bty_, turned_;
   MatX B_, dfdq_, dfdv_, Kc_, WB_;
   std::vector<Eigen::Triplet<double>> tB_, tK_, tC_;
   Eigen::SparseMatrix<double> Bs_;
