@@ -61,7 +61,7 @@ VecX ProjectionTangent::velocity_residual(const End& e, const State& x, const Ve
 }
 
 VecX ProjectionTangent::acceleration_residual(const System& sys, const End& e, const State& x,
-                                              const VecX& v_star, const VecX& Z, VecX& r0) {
+                                              const VecX& v_star, const VecX& Z) {
   const Eigen::Index n = e.B.cols(), m = e.B.rows();
   State at = x;
   at.v = v_star;
@@ -69,15 +69,19 @@ VecX ProjectionTangent::acceleration_residual(const System& sys, const End& e, c
   VecX H(n + m);
   H.head(n) = e.P.A_hat * (Z.head(n) - x.vdot) + e.B.transpose() * Z.tail(m);
   H.tail(m) = e.B * Z.head(n) + zeta;
+  return H;
+}
+
+VecX ProjectionTangent::lambda_shift(const End& e, const State& x, const VecX& vdot_star) {
   // (T − I)(v̇* − ṽ̇): T the step's rotation tangent per body, as A's augmented block has it.
+  const Eigen::Index n = e.B.cols();
   VecX turned = VecX::Zero(n);
   for (Eigen::Index b = 0; b < n / 6; ++b) {
     const Mat3 T = so3::tangent(e.hdq.segment<3>(6 * b + 3));
-    const Vec3 rot = Z.segment<3>(6 * b + 3) - x.vdot.segment<3>(6 * b + 3);
+    const Vec3 rot = vdot_star.segment<3>(6 * b + 3) - x.vdot.segment<3>(6 * b + 3);
     turned.segment<3>(6 * b + 3) = (T - Mat3::Identity()) * rot;
   }
-  r0 = (e.P.row_alpha / e.P.beta_p).cwiseProduct(e.B * turned);
-  return H;
+  return (e.P.row_alpha / e.P.beta_p).cwiseProduct(e.B * turned);
 }
 
 bool ProjectionTangent::linearize(const State& prev, const State& s, State& smooth,
@@ -158,14 +162,17 @@ void ProjectionTangent::apply(const StateTangent& dprev, StateTangent& d,
   H_Z_.solve_in_place(dZv);
   const VecX dv = dZv.head(n);
   // Accelerations, ζ at the projected velocities moved along their tangent.
-  VecX r0[kModels];
   for (int k = 0; k < kModels; ++k)
-    H[k] = acceleration_residual(*par.sys[k], e[k], x[k], Zv_.head(n) + offset(k) * dv, Za_, r0[k]);
+    H[k] = acceleration_residual(*par.sys[k], e[k], x[k], Zv_.head(n) + offset(k) * dv, Za_);
   VecX dZa = -par.derivative(H);
   H_Z_.solve_in_place(dZa);
   d.v = dv;
   d.vdot = dZa.head(n);
-  d.lambda += dZa.tail(m) - par.derivative(r0);
+  // The multipliers' shift along the whole tangent, v̇* moved with its own.
+  VecX shift[kModels];
+  for (int k = 0; k < kModels; ++k)
+    shift[k] = lambda_shift(e[k], x[k], Za_.head(n) + offset(k) * d.vdot);
+  d.lambda += dZa.tail(m) - par.derivative(shift);
 }
 
 }  // namespace cs

@@ -60,10 +60,11 @@ class ProjectionTangent {
   // H of the velocity projection at e and x, unknowns Z = (v*, μ_v).
   static VecX velocity_residual(const End& e, const State& x, const VecX& Z);
   // H of the acceleration projection at e and x with the projected velocities v_star in `sys`,
-  // unknowns Z = (v̇*, μ_a); W B (T − I)(v̇* − ṽ̇), what the multipliers take less than μ_a, into
-  // r0.
+  // unknowns Z = (v̇*, μ_a).
   static VecX acceleration_residual(const System& sys, const End& e, const State& x,
-                                    const VecX& v_star, const VecX& Z, VecX& r0);
+                                    const VecX& v_star, const VecX& Z);
+  // W B (T − I)(v̇* − ṽ̇): what the run's multipliers take less than μ_a.
+  static VecX lambda_shift(const End& e, const State& x, const VecX& vdot_star);
 
   const System& sys_;
   SolverSettings settings_;
