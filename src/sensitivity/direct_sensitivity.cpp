@@ -181,7 +181,7 @@ DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par
   // The constant part: R_p and the forces' dependence on the memory of the step's start.
   const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
                                   VecX((r[2] - r[3]) / (2.0 * par.eps[1]))) +
-                   memory_term(prev, s, par.d.memory);
+                   memory_term(prev, smooth, par.d.memory);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
   // Solved with the exact R_X when the step ends in projections (NSGA, stabilized, ali3p) or has
