@@ -12,6 +12,9 @@ JOBS      ?= $(shell nproc)
 DEMO      ?= slider_crank_ideal
 PREFIX    ?= /usr/local
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# Where ccache is installed the build compiles through it (CMakeLists.txt, CLEARSIM_CCACHE):
+# paths under the clone are hashed relative to it, so that any clone hits the same cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: all deps build test demo install package sanitize portable bench format clean
 
