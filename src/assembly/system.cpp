@@ -733,7 +733,7 @@ std::string System::describe_stiffest_force(int body, const State& start,
   const double omega_h = std::sqrt(k.stiffness / model_->bodies[body].mass) * h;
   std::ostringstream os;
   os.precision(3);
-  os << "stiffest force on body '" << model_->bodies[body].name << "': " << el.kind() << " '"
+  os << kStiffestForce << " '" << model_->bodies[body].name << "': " << el.kind() << " '"
      << el.name() << "', stiffness " << k.stiffness << " N/m, ω h = " << omega_h;
   if (omega_h > 1.0) os << " (a smaller step or `adaptive: true` resolves it)";
   return os.str();

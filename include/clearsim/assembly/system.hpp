@@ -139,6 +139,8 @@ class System {
   // "stiffest force on body 'b': kind 'name', stiffness k N/m, ω h = …" for a failed step of size
   // h from `start`, looking also at `last` (the step's last iterate, time start.t + h) when given:
   // a contact the iterations open and close may be loaded at only one of them. Empty if none.
+  // Integrators end their failure reports with it, which the run loop finds by kStiffestForce.
+  static constexpr const char* kStiffestForce = "stiffest force on body";
   std::string describe_stiffest_force(int body, const State& start,
                                       const std::vector<BodyKinematics>* last, double h) const;
 

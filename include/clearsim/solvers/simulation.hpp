@@ -105,6 +105,7 @@ class Simulation {
   // One accepted step towards t_stop (adaptive steps do not pass it), without outputs.
   bool next_step(double t_stop, StepObserver* observer);
   bool advance_fixed(double h, int depth, std::string& why);
+  std::string full_step_stiffness_;  // advance_fixed: the full step's stiffest-force diagnosis
   bool advance_adaptive(double t_stop);
   void account(const StepResult& r);
   void accepted(const StepResult& r, double h);
