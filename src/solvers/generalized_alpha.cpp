@@ -94,6 +94,7 @@ GeneralizedAlpha::GeneralizedAlpha(const System& sys, const SolverSettings& sett
                                                        settings_.restitution_threshold);
   const int n = sys.num_dofs(), m = sys.num_constraints();
   gap_rows_ = nonsmooth_ ? sys.num_gaps() : 0;
+  hist_.allow_quadratic(!stabilized());  // projections move the state: predictor_history.hpp
   const int N = n + m + gap_rows_;
   next_stiff_trial_ = kStiffRate;
   ls_.resize(N, use_sparse(N, settings.linear_solver));
@@ -390,13 +391,13 @@ double GeneralizedAlpha::step_tol(const State& it) const {
 }
 
 void GeneralizedAlpha::predict(const State& s, double h) {
-  // Predictor: v̇ and λ extrapolated linearly from the last two steps when the last step ended
-  // here with the same persistent contacts, else held (v̇_{n+1} = v̇_n, λ_{n+1} = λ_n). The
-  // predictor only starts Newton; the extrapolated one is O(h²) from the solution instead of
-  // O(h) (the ideal slider–crank: 2.0 → 1.2 full Newton iterations per step; seed 000 in free
-  // flight: first increments 3e-8 → 2e-9 m). Under NSGA the corrections perturb the state a
-  // little every step, and fast sliding contacts iterate at the rate h·v/c of the velocity rows,
-  // so the gain in iterations is smaller there.
+  // Predictor: v̇ and λ extrapolated from the last steps when the last step ended here with the
+  // same persistent contacts (predictor_history.hpp; λ_N of persistent contacts linearly), else
+  // held (v̇_{n+1} = v̇_n, λ_{n+1} = λ_n). The predictor only starts Newton; the linear one is
+  // O(h²) from the solution instead of O(h) (the ideal slider–crank: 2.0 → 1.2 full Newton
+  // iterations per step; seed 000 in free flight: first increments 3e-8 → 2e-9 m). Under NSGA
+  // the corrections perturb the state a little every step, and fast sliding contacts iterate at
+  // the rate h·v/c of the velocity rows, so the gain in iterations is smaller there.
   const int p = gap_rows_;
   State& x = trial_;
   x.t = s.t + h;
@@ -413,11 +414,12 @@ void GeneralizedAlpha::predict(const State& s, double h) {
       if (!persistent_[j]) x.lambda_N(j) = 0.0;
   }
   if (extrapolate_) {
-    const double r = h / hist_h_;
-    x.vdot += r * (s.vdot - vdot_hist_);
-    x.lambda += r * (s.lambda - lambda_hist_);
+    const PredictorHistory::Weights w = hist_.weights(h);
+    hist_.extrapolate(0, w, s.vdot, x.vdot);
+    hist_.extrapolate(1, w, s.lambda, x.lambda);
+    const double r = hist_.linear_weights(h).c01;
     for (int j = 0; j < p; ++j)
-      if (persistent_[j]) x.lambda_N(j) += r * (s.lambda_N(j) - lambda_N_hist_(j));
+      if (persistent_[j]) x.lambda_N(j) += r * (s.lambda_N(j) - hist_.last_start(2)(j));
   }
   alpha_update(p_, s, h, x, hdq_);
 }
@@ -666,10 +668,10 @@ void GeneralizedAlpha::restore_start(State& s) {
 
 void GeneralizedAlpha::plan_predictor(const State& s, double h, bool restarted) {
   // The history is that of the step that ended at s (same persistent set, a sensible step ratio).
-  extrapolate_ =
-      !restarted && s.t == hist_end_t_ && persistent_ == hist_persistent_ && h <= 4.0 * hist_h_ &&
-      vdot_hist_.size() == s.vdot.size() && lambda_hist_.size() == s.lambda.size() &&
-      (gap_rows_ == 0 || (s.lambda_N.size() == gap_rows_ && lambda_N_hist_.size() == gap_rows_));
+  extrapolate_ = !restarted && persistent_ == hist_persistent_ &&
+                 hist_.continues(s.t, h, {&s.vdot, &s.lambda}) &&
+                 (gap_rows_ == 0 ||
+                  (s.lambda_N.size() == gap_rows_ && hist_.last_start(2).size() == gap_rows_));
 }
 
 bool GeneralizedAlpha::retry_full_newton(const State& s, double h, StepResult& res) {
@@ -695,12 +697,8 @@ void GeneralizedAlpha::discard_matrix() { factored_h_ = -1.0; }
 void GeneralizedAlpha::accept_step(State& s, double h, StepResult& res) {
   State& x = trial_;
   res.error_estimate = scaled_local_error(s, x, h);
-  vdot_hist_ = s.vdot;
-  lambda_hist_ = s.lambda;
-  lambda_N_hist_ = s.lambda_N;
+  hist_.accept(h, x.t, extrapolate_, {&s.vdot, &s.lambda, &s.lambda_N}, x.vdot);
   hist_persistent_ = persistent_;
-  hist_h_ = h;
-  hist_end_t_ = x.t;
   std::swap(s, x);
 }
 
@@ -820,9 +818,9 @@ bool GeneralizedAlpha::left_its_branch(const VecX& v, const VecX& w) {
 }
 
 void GeneralizedAlpha::rows_changed() {
-  factored_h_ = -1.0;       // the modified-Newton matrix holds the old rows
-  mass_factored_ = false;   // and so does the mass iteration's
-  hist_end_t_ = -INFINITY;  // λ history belongs to the old rows: no extrapolation
+  factored_h_ = -1.0;      // the modified-Newton matrix holds the old rows
+  mass_factored_ = false;  // and so does the mass iteration's
+  hist_.clear();           // λ history belongs to the old rows: no extrapolation
   shared_ok_ = false;
 }
 

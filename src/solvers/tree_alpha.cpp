@@ -43,7 +43,8 @@ constexpr int kRecursiveFrom = 20;
 // judge_cost()): a recursive factorization costs about one residual, a dense one about five, and
 // the recursive path refreshes ahead (plan_refresh()). Measured on planar chains of 10 and 12
 // links, recursive against dense, wall time (median of 5) and instructions: over 0.2 s (0.07
-// factorizations per step) 1.07 and 1.03; over 1 s (0.35–0.42) 0.90–0.92 and 0.86–0.89.
+// factorizations per step) 1.07 and 1.03; over 1 s (0.35–0.42) 0.90–0.92 and 0.86–0.89 (with the
+// linear predictor; the quadratic one keeps them at 0.04–0.05 factorizations per step there).
 constexpr int kRecursiveOpenTreeFrom = 10;
 constexpr double kRecursiveRate = 0.2;
 // A fresh matrix that contracts slower than this takes the joints' geometric stiffness in for the
@@ -251,7 +252,7 @@ void TreeAlpha::start(State& s) {
   start_corrections();
   s.tree_a = s.tree_qdd;
   factored_h_ = -1.0;
-  hist_end_t_ = -INFINITY;
+  hist_.clear();
 }
 
 void TreeAlpha::find_coordinate_drivers(const State& s) {
@@ -539,9 +540,9 @@ void TreeAlpha::restore_start(State& s) {
   s.tree_qdd = qdd_n_;
 }
 
-void TreeAlpha::plan_predictor(const State& s, double, bool restarted) {
-  extrapolate_ = !restarted && s.t == hist_end_t_ && qdd_hist_.size() == s.tree_qdd.size() &&
-                 persistent_ == hist_persistent_;
+void TreeAlpha::plan_predictor(const State& s, double h, bool restarted) {
+  extrapolate_ =
+      !restarted && hist_.continues(s.t, h, {&s.tree_qdd}) && persistent_ == hist_persistent_;
 }
 
 bool TreeAlpha::release_pulling() {
@@ -565,12 +566,9 @@ bool TreeAlpha::apply_corrections(const State& s, double h, StepResult& res) {
 void TreeAlpha::accept_step(State& s, double h, StepResult& res) {
   const double t = s.t + h;
   if (settings_.adaptive) res.error_estimate = scaled_local_error(a_ - s.tree_a, h);
-  qdd_hist_ = s.tree_qdd;
-  gather_loop_lambda(s.lambda, lam_hist_);
-  lamN_hist_ = s.lambda_N;
+  gather_loop_lambda(s.lambda, lam_start_);
+  hist_.accept(h, t, extrapolate_, {&s.tree_qdd, &lam_start_, &s.lambda_N}, qdd_);
   hist_persistent_ = persistent_;
-  hist_h_ = h;
-  hist_end_t_ = t;
   if (nsga_) {
     std::swap(s, trial_);
   } else {
@@ -628,8 +626,8 @@ void TreeAlpha::smooth_solve(const State& s, double h, StepResult& res) {
 }
 
 void TreeAlpha::predict(const State& s, double h) {
-  // Predictor: q̈ and the multipliers extrapolated from the last step when it ended here (with
-  // the same persistent contacts), else held.
+  // Predictor: q̈ and the multipliers extrapolated from the last steps when the last ended here
+  // (with the same persistent contacts; predictor_history.hpp, λ_N linearly), else held.
   const int m = tree_->num_loop_rows(), p = nsga_ ? sys_.num_gaps() : 0;
   const double am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   qdd_ = s.tree_qdd;
@@ -638,11 +636,13 @@ void TreeAlpha::predict(const State& s, double h) {
   for (int j = 0; j < p; ++j)
     if (persistent_[j] && s.lambda_N.size() == p) lamN_(j) = s.lambda_N(j);
   if (extrapolate_) {
-    const double r = h / hist_h_;
-    qdd_ += r * (s.tree_qdd - qdd_hist_);
-    if (m > 0) lam_ += r * (lam_ - lam_hist_);
+    const PredictorHistory::Weights w = hist_.weights(h);
+    hist_.extrapolate(0, w, s.tree_qdd, qdd_);
+    if (m > 0) hist_.extrapolate(1, w, lam_, lam_);
+    const double r = hist_.linear_weights(h).c01;
+    const VecX& lamN_start = hist_.last_start(2);
     for (int j = 0; j < p; ++j)
-      if (persistent_[j] && lamN_hist_.size() == p) lamN_(j) += r * (s.lambda_N(j) - lamN_hist_(j));
+      if (persistent_[j] && lamN_start.size() == p) lamN_(j) += r * (s.lambda_N(j) - lamN_start(j));
   }
   a_ = ((1.0 - af) * qdd_ + af * s.tree_qdd - am * s.tree_a) / (1.0 - am);
   hdq_ = h * s.tree_qd + h * h * (0.5 - beta) * s.tree_a + h * h * beta * a_;

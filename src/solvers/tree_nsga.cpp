@@ -16,6 +16,7 @@ TreeAlpha::TreeAlpha(const System& sys, const SolverSettings& settings)
       nsga_(settings.integrator == IntegratorKind::kNsga || sys.num_gaps() > 0) {
   kin_.resize(sys.model().num_bodies());
   persistent_.assign(nsga_ ? sys.num_gaps() : 0, 0);
+  hist_.allow_quadratic(!nsga_);  // corrections move the state: predictor_history.hpp
 }
 
 TreeAlpha::~TreeAlpha() = default;
@@ -34,7 +35,7 @@ bool TreeAlpha::choose_persistent(const State& s) {
 }
 
 const LinearSystem* TreeAlpha::correction_chord(const State& s) const {
-  if (!nsga_ || !mass_only_ || !nonsmooth_ || s.t != hist_end_t_) return nullptr;
+  if (!nsga_ || !mass_only_ || !nonsmooth_ || !hist_.ended_at(s.t)) return nullptr;
   const std::vector<char>* active = nullptr;
   const LinearSystem* ls = nonsmooth_->last_factorization(&active);
   if (ls == nullptr || *active != persistent_) return nullptr;

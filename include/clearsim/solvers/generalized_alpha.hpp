@@ -22,6 +22,7 @@
 #include "clearsim/solvers/mass_saddle_schur.hpp"
 #include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
+#include "clearsim/solvers/predictor_history.hpp"
 #include "clearsim/solvers/settings.hpp"
 #include "clearsim/solvers/sparse_mass_schur.hpp"
 
@@ -182,11 +183,10 @@ class GeneralizedAlpha final : public Integrator, private NewtonProblem, private
   bool any_persistent_ = false;
   std::vector<char> persistent_, factored_persistent_;
   VecX a_n_, vdot_n_;  // a_n and v̇_n before restart_accelerations
-  // Predictor history: v̇, λ, λ_N at the start of the last accepted step, its size, the time it
-  // ended at and its persistent set. The predictor extrapolates from it (see smooth_solve) when
+  // Predictor history: v̇, λ, λ_N (quantities 0, 1, 2) at the starts of the last accepted steps,
+  // and the persistent set of the last. The predictor extrapolates from it (see predict()) when
   // the next step starts where that one ended with the same persistent contacts.
-  VecX vdot_hist_, lambda_hist_, lambda_N_hist_;
-  double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
+  PredictorHistory hist_;
   std::vector<char> hist_persistent_;
   bool extrapolate_ = false;
   // The last converged smooth Newton increment after its last evaluation (zero if it ended on an

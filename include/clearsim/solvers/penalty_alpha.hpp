@@ -25,6 +25,7 @@
 #include "clearsim/solvers/integrator.hpp"
 #include "clearsim/solvers/linear_system.hpp"
 #include "clearsim/solvers/newton_driver.hpp"
+#include "clearsim/solvers/predictor_history.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -84,7 +85,7 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
 
   void rows_changed() override {
     factored_h_ = -1.0;
-    hist_end_t_ = -1e300;  // the λ history belongs to the old rows
+    hist_.clear();  // the λ history belongs to the old rows
   }
 
  private:
@@ -136,9 +137,9 @@ class PenaltyAlpha final : public Integrator, private NewtonProblem {
   } solve_;
   LinearSystem ls_;
   double factored_h_ = -1.0;
-  // Predictor history: v̇ and λ at the start of the last accepted step, its size and end time.
-  VecX vdot_hist_, lambda_hist_;
-  double hist_h_ = 0.0, hist_end_t_ = -1e300;
+  // Predictor history: v̇ and λ (quantities 0, 1) at the starts of the last accepted steps.
+  PredictorHistory hist_;
+  bool extrapolate_ = false;  // this step's predictor used hist_
   State trial_;
   std::vector<BodyKinematics> kin_;
   VecX m_diag_;             // diagonal of M

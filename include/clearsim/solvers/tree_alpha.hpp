@@ -37,6 +37,7 @@
 #include "clearsim/solvers/joint_tree.hpp"
 #include "clearsim/solvers/newton_driver.hpp"
 #include "clearsim/solvers/nonsmooth_correction.hpp"
+#include "clearsim/solvers/predictor_history.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -249,14 +250,15 @@ class TreeAlpha final : public Integrator, private NewtonProblem, private AlphaS
   long solves_ = 0, last_slow_solve_ = -2;  // smooth solves, and the last whose kept matrix failed
   long hold_until_ = 0, hold_ = 32;         // no refreshing ahead before solve hold_until_
   VecX lam_all_;  // every row's multiplier at the iterate (tree rows from the reactions)
-  VecX lamN_, r_c_, gN_, lamN_hist_, v_body_, jump_;
+  VecX lamN_, r_c_, gN_, v_body_, jump_;
   VecX a_n_, qdd_n_;               // a_n and q̈_n of the step, before restart_accelerations
   int smooth_factorizations_ = 0;  // the smooth step's factorizations in this step (judge_cost)
   MatX G_body_;
   State trial_;
-  // Predictor history: q̈ at the start of the last accepted step, its size and end time.
-  VecX qdd_hist_, lam_hist_;
-  double hist_h_ = 0.0, hist_end_t_ = -INFINITY;
+  // Predictor history: q̈, the loop rows' λ and λ_N (quantities 0, 1, 2) at the starts of the
+  // last accepted steps.
+  PredictorHistory hist_;
+  VecX lam_start_;  // the loop rows' λ at the accepted step's start, for hist_
   // Workspace.
   std::vector<BodyKinematics> kin_;
   VecX q_, qd_, qdd_, a_, r_, vdot_, f_, y_, hdq_, lam_, phi_, rhs_, sol_;
