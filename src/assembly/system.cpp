@@ -144,9 +144,10 @@ void scatter_rows(MatrixSink& S, int row, int ci, int cj, const Eigen::MatrixBas
 
 template <class RowFn>
 void System::for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t,
-                                     bool want_zeta, RowFn&& fn) const {
+                                     bool want_zeta, RowFn&& fn, bool want_jacobian) const {
   ConstraintBlock cb;
   cb.want_zeta = want_zeta;
+  cb.want_jacobian = want_jacobian;
   for (int e : constraint_elements_) {
     const Element& el = *model_->elements[e];
     el.constraint(input(e, t, kin), cb);
@@ -160,23 +161,28 @@ void System::for_each_constraint_row(const std::vector<BodyKinematics>& kin, dou
 
 void System::constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
                          VecX* phi_t, VecX* zeta) const {
-  for_each_constraint_row(kin, t, zeta != nullptr,
-                          [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
-                            if (phi) (*phi)(g) = cb.phi(r);
-                            if (phi_t) (*phi_t)(g) = cb.phi_t(r);
-                            if (zeta) (*zeta)(g) = cb.zeta(r);
-                            if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
-                          });
+  for_each_constraint_row(
+      kin, t, zeta != nullptr,
+      [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
+        if (phi) (*phi)(g) = cb.phi(r);
+        if (phi_t) (*phi_t)(g) = cb.phi_t(r);
+        if (zeta) (*zeta)(g) = cb.zeta(r);
+        if (B.active()) scatter_rows(B, g, ci, cj, cb.B.row(r));
+      },
+      B.active() || zeta != nullptr);
 }
 
 double System::constraint_violation(const std::vector<BodyKinematics>& kin, double t) const {
   double worst = 0.0;
   bool nan = false;  // a NaN row is said, not lost in the maximum
-  for_each_constraint_row(kin, t, false, [&](const ConstraintBlock& cb, int r, int, int, int) {
-    const double a = std::abs(cb.phi(r));
-    if (std::isnan(a)) nan = true;
-    worst = std::max(worst, a);
-  });
+  for_each_constraint_row(
+      kin, t, false,
+      [&](const ConstraintBlock& cb, int r, int, int, int) {
+        const double a = std::abs(cb.phi(r));
+        if (std::isnan(a)) nan = true;
+        worst = std::max(worst, a);
+      },
+      false);
   return nan ? std::numeric_limits<double>::quiet_NaN() : worst;
 }
 

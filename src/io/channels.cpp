@@ -18,6 +18,20 @@ const char* kAxes[3] = {"x", "y", "z"};
 using Getter =
     std::function<double(const State&, const RunStats&, const std::vector<BodyKinematics>&)>;
 
+// The multipliers an element's channels read: reactions and driver efforts are the smooth
+// multiplier plus, under NSGA, the mean of the velocity jump's impulse over the step (μ/h), as
+// body accelerations include W/h.
+void element_channel_lambda(const System& sys, int e, const State& s, const RunStats& st,
+                            double (&lam)[ConstraintBlock::kMaxRows]) {
+  std::fill(std::begin(lam), std::end(lam), 0.0);
+  sys.element_lambda(e, s.lambda, lam);
+  if (st.last_step > 0.0 && s.lambda_jump.size() == s.lambda.size()) {
+    double mu[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
+    sys.element_lambda(e, s.lambda_jump, mu);
+    for (int r = 0; r < ConstraintBlock::kMaxRows; ++r) lam[r] += mu[r] / st.last_step;
+  }
+}
+
 // Every channel of the model with its evaluator, in a stable order.
 std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
   std::vector<std::pair<std::string, Getter>> out;
@@ -83,17 +97,8 @@ std::vector<std::pair<std::string, Getter>> catalogue(const System& sys) {
       const int ei = static_cast<int>(e), ki = static_cast<int>(k);
       out.emplace_back(el.name() + "." + names[k],
                        [&sys, ei, ki](const State& s, const RunStats& st, const auto& kin) {
-                         // Reactions and driver efforts: the smooth multiplier plus, under NSGA,
-                         // the mean of the velocity jump's impulse over the step (μ/h), as body
-                         // accelerations include W/h.
-                         double lam[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
-                         sys.element_lambda(ei, s.lambda, lam);
-                         if (st.last_step > 0.0 && s.lambda_jump.size() == s.lambda.size()) {
-                           double mu[ConstraintBlock::kMaxRows] = {0, 0, 0, 0, 0, 0};
-                           sys.element_lambda(ei, s.lambda_jump, mu);
-                           for (int r = 0; r < ConstraintBlock::kMaxRows; ++r)
-                             lam[r] += mu[r] / st.last_step;
-                         }
+                         double lam[ConstraintBlock::kMaxRows];
+                         element_channel_lambda(sys, ei, s, st, lam);
                          return sys.model().elements[ei]->channel_value(ki, sys.input(ei, s.t, kin),
                                                                         lam);
                        });
@@ -282,6 +287,21 @@ ChannelSet::ChannelSet(const System& sys, const std::vector<std::string>& names)
     for (const std::string& n : names_)
       reads_joint_reactions_ = reads_joint_reactions_ || n.compare(0, stem.size(), stem) == 0;
   }
+  // Which channels are an element's (names are unique across bodies, markers and elements),
+  // so that evaluate() hands an element its channels together.
+  std::map<std::string, std::pair<int, int>> of_element;
+  const Model& m = sys.model();
+  for (std::size_t e = 0; e < m.elements.size(); ++e) {
+    const auto quantities = m.elements[e]->channel_names();
+    for (std::size_t k = 0; k < quantities.size(); ++k)
+      of_element[m.elements[e]->name() + "." + quantities[k]] = {static_cast<int>(e),
+                                                                 static_cast<int>(k)};
+  }
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (may_be_undefined(i)) undefined_candidates_.push_back(i);
+  element_of_.assign(names_.size(), {-1, -1});
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (auto it = of_element.find(names_[i]); it != of_element.end()) element_of_[i] = it->second;
 }
 
 ChannelFootprint ChannelSet::footprint(std::size_t k) const {
@@ -298,8 +318,8 @@ std::vector<std::string> ChannelSet::undefined_now(const std::vector<double>& va
                                                    std::vector<bool>& warned) const {
   std::vector<std::string> out;
   warned.resize(values.size(), false);
-  for (std::size_t k = 0; k < values.size() && k < names_.size(); ++k) {
-    if (warned[k] || !std::isnan(values[k]) || !may_be_undefined(k)) continue;
+  for (const std::size_t k : undefined_candidates_) {
+    if (k >= values.size() || warned[k] || !std::isnan(values[k])) continue;
     warned[k] = true;
     std::ostringstream os;
     os << "at t = " << t << " s the channel " << names_[k]
@@ -311,10 +331,32 @@ std::vector<std::string> ChannelSet::undefined_now(const std::vector<double>& va
 }
 
 void ChannelSet::evaluate(const State& s, const RunStats& stats, std::vector<double>& out) const {
-  std::vector<BodyKinematics> kin;
-  sys_.gather(s, kin);
   out.resize(getters_.size());
-  for (std::size_t k = 0; k < getters_.size(); ++k) out[k] = getters_[k](s, stats, kin);
+  const RunStats::OutputViolation& given = stats.output_violation;
+  std::vector<BodyKinematics> gathered;
+  const bool reuse = given.system == &sys_ && given.state == &s && given.kinematics;
+  if (!reuse) sys_.gather(s, gathered);
+  const std::vector<BodyKinematics>& kin = reuse ? *given.kinematics : gathered;
+  for (std::size_t k = 0; k < getters_.size();) {
+    const int e = element_of_[k].first;
+    if (e < 0) {
+      out[k] = getters_[k](s, stats, kin);
+      ++k;
+      continue;
+    }
+    // A run of channels of one element in one call: the element works out what they share
+    // (a clearance joint's journal, once for its five channels) once.
+    std::size_t end = k + 1;
+    while (end < getters_.size() && element_of_[end].first == e) ++end;
+    int which[16];
+    const int n = static_cast<int>(std::min<std::size_t>(end - k, 16));
+    for (int i = 0; i < n; ++i) which[i] = element_of_[k + static_cast<std::size_t>(i)].second;
+    double lam[ConstraintBlock::kMaxRows];
+    element_channel_lambda(sys_, e, s, stats, lam);
+    sys_.model().elements[static_cast<std::size_t>(e)]->channel_values(
+        which, n, sys_.input(e, s.t, kin), lam, out.data() + k);
+    k += static_cast<std::size_t>(n);
+  }
 }
 
 std::vector<std::string> ChannelSet::available(const System& sys) {

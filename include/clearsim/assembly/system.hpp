@@ -192,7 +192,7 @@ class System {
   // one place that uses it.
   template <class RowFn>
   void for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t, bool want_zeta,
-                               RowFn&& fn) const;
+                               RowFn&& fn, bool want_jacobian = true) const;
   void layout();
   // Bᵀ of every constraint row, kept or removed, with unit rows, as columns (element order);
   // `which` receives each column's (element, local row).

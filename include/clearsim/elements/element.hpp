@@ -37,17 +37,22 @@ struct ElementInput {
 struct ConstraintBlock {
   static constexpr int kMaxRows = 6;
   int m = 0;
-  Eigen::Matrix<double, kMaxRows, 1> phi;    // Φ(q, t)
-  Eigen::Matrix<double, kMaxRows, 12> B;     // ∂Φ/∂q_loc
-  Eigen::Matrix<double, kMaxRows, 1> phi_t;  // ∂Φ/∂t, so Φ̇ = B v + Φ_t
-  Eigen::Matrix<double, kMaxRows, 1> zeta;   // Φ̈ − B v̇ (quadratic velocity and time terms)
+  // Zero from the start, so that a block whose B and ζ are not asked for holds numbers.
+  Eigen::Matrix<double, kMaxRows, 1> phi = decltype(phi)::Zero();      // Φ(q, t)
+  Eigen::Matrix<double, kMaxRows, 12> B = decltype(B)::Zero();         // ∂Φ/∂q_loc
+  Eigen::Matrix<double, kMaxRows, 1> phi_t = decltype(phi_t)::Zero();  // ∂Φ/∂t: Φ̇ = B v + Φ_t
+  Eigen::Matrix<double, kMaxRows, 1> zeta = decltype(zeta)::Zero();  // Φ̈ − B v̇ (v² and t terms)
   // Set by the caller: false when ζ is not needed (elements may then leave it at zero).
   bool want_zeta = true;
+  // Set by the caller: false when only Φ and Φ_t are needed (the ‖Φ‖ of output points, Φ
+  // checks); B and ζ are then not read, and elements may leave them as they are.
+  bool want_jacobian = true;
   void reset(int rows) {
     m = rows;
     phi.setZero();
-    B.setZero();
     phi_t.setZero();
+    if (!want_jacobian) return;
+    B.setZero();
     zeta.setZero();
   }
 };
@@ -175,6 +180,12 @@ class Element {
   // Value of channel k; `lambda` are this element's multipliers (nullptr if none).
   virtual double channel_value(int /*k*/, const ElementInput&, const double* /*lambda*/) const {
     return 0.0;
+  }
+  // Channels k[0..n) into out[0..n): the same values as channel_value, for elements whose
+  // channels share work (a clearance joint's journal) to do it once.
+  virtual void channel_values(const int* k, int n, const ElementInput& in, const double* lambda,
+                              double* out) const {
+    for (int i = 0; i < n; ++i) out[i] = channel_value(k[i], in, lambda);
   }
 
  private:

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clearsim/assembly/system.hpp"
@@ -75,6 +76,8 @@ class ChannelSet {
   const System& sys_;
   std::vector<std::string> names_;
   std::vector<Getter> getters_;
+  std::vector<std::pair<int, int>> element_of_;    // (element, its channel), or (−1, −1)
+  std::vector<std::size_t> undefined_candidates_;  // the channels may_be_undefined
   bool reads_joint_reactions_ = false;
 };
 

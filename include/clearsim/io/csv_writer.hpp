@@ -3,11 +3,13 @@
 //   # units: s,m/s,N,...            (one per column, empty when unknown; channel_unit, or the
 //                                    units given: an estimated parameter's from the model file)
 // then a header line "time,<channel>,...", then one row per output point. Numbers
-// are written in the shortest form that reads back as the same double. Each row goes to the file
-// in one write(2) of the whole formatted line, never through a stdio buffer that could be
-// flushed halfway through a row, so a run that is killed keeps whole rows only.
+// are written in the shortest form that reads back as the same double. Rows go to the file in
+// blocks of whole rows (64 KiB, or what is held when a row comes 0.2 s after the last block),
+// never through a stdio buffer that could be flushed halfway through a row, so a run that is
+// killed keeps whole rows only; flush() (and the destructor) hands over the rest.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -31,12 +33,16 @@ class CsvWriter final : public ResultWriter {
   long rows() const override { return rows_; }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kBlockBytes = 64 * 1024;
+  static constexpr std::chrono::milliseconds kBlockSeconds{200};
   void write_all(const std::string& text);  // one write(2), repeated only if partial
 
   int fd_ = -1;
   std::string path_;
   long rows_ = 0;
-  std::string line_;  // the row being formatted
+  std::string buffer_;  // whole rows not yet handed to the kernel
+  Clock::time_point last_write_;
 };
 
 }  // namespace cs

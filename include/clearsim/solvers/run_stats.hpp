@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "clearsim/math/body_kinematics.hpp"
 #include "clearsim/state/state.hpp"
 
 namespace cs {
@@ -20,12 +21,14 @@ struct RunStats {
   double last_step = 0.0;                 // last accepted step size [s]
   double max_constraint_violation = 0.0;  // max ‖Φ‖∞ over the output points
   // ‖Φ‖∞ of the output point on_output is given, while it runs, with the system and the state
-  // it is of: a system.constraint_violation channel of that system at that very state reads it
-  // rather than evaluating Φ a second time (null pointers: none given).
+  // it is of, and the bodies' kinematics gathered for it: channels of that system at that very
+  // state read them rather than evaluating Φ or gathering a second time (null pointers: none
+  // given).
   struct OutputViolation {
     const void* system = nullptr;
     const State* state = nullptr;
     double value = 0.0;
+    const std::vector<BodyKinematics>* kinematics = nullptr;
   } output_violation;
   // Unilateral contacts (NSGA): steps spent in each regime summed over gaps, contact onsets
   // (open → closed), and the largest penetration max(−g_N) over all steps [m].

@@ -107,6 +107,11 @@ double SpherePlane::channel_value(int k, const ElementInput& in, const double*) 
   return geometry_channel_value(geom_, 0.0, k, in);
 }
 
+void SpherePlane::channel_values(const int* k, int n, const ElementInput& in, const double*,
+                                 double* out) const {
+  geometry_channel_values(geom_, 0.0, k, n, in, out);
+}
+
 // ---------------------------------------------------------------------------------------------
 SphericalClearance::SphericalClearance(std::string name, Marker housing, Marker ball,
                                        double clearance, double asperity, double e_n, double mu,
@@ -127,6 +132,11 @@ void SphericalClearance::ideal_rows(const ElementInput& in, ConstraintBlock& out
 
 double SphericalClearance::channel_value(int k, const ElementInput& in, const double*) const {
   return geometry_channel_value(geom_, geom_.asperity, k, in);
+}
+
+void SphericalClearance::channel_values(const int* k, int n, const ElementInput& in, const double*,
+                                        double* out) const {
+  geometry_channel_values(geom_, geom_.asperity, k, n, in, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,6 +189,11 @@ void RevoluteClearance::constraint_tangent(const ElementInput& in, const double*
 
 double RevoluteClearance::channel_value(int k, const ElementInput& in, const double*) const {
   return geometry_channel_value(geom_, 0.0, k, in);
+}
+
+void RevoluteClearance::channel_values(const int* k, int n, const ElementInput& in, const double*,
+                                       double* out) const {
+  geometry_channel_values(geom_, 0.0, k, n, in, out);
 }
 
 int geometry_ideal_row_count(const Geometry& g) {

@@ -41,10 +41,14 @@ Eigen::Matrix<double, 2, 12> tangential_jacobian(const BodyKinematics& bi, const
 }
 
 PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i, const BodyKinematics& bj,
-                              const Vec3& s_j, bool with_zeta) {
+                              const Vec3& s_j, bool with_zeta, bool with_jacobian) {
   PointResult r;
   r.phi = (bj.x_W + bj.R_WB * s_j) - (bi.x_W + bi.R_WB * s_i);
   r.B.setZero();
+  if (!with_jacobian) {
+    r.zeta.setZero();
+    return r;
+  }
   r.B.block<3, 3>(0, kXi) = -Mat3::Identity();
   r.B.block<3, 3>(0, kTi) = bi.R_WB * skew(s_i);
   r.B.block<3, 3>(0, kXj) = Mat3::Identity();
@@ -61,11 +65,12 @@ void point_coincidence_tangent(const BodyKinematics& bi, const Vec3& s_i, const 
 }
 
 ScalarResult dot1(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematics& bj,
-                  const Vec3& b_j, bool with_zeta) {
+                  const Vec3& b_j, bool with_zeta, bool with_jacobian) {
   const Vec3 a = bi.R_WB * a_i;
   const Vec3 b = bj.R_WB * b_j;
   ScalarResult r;
   r.phi = a.dot(b);
+  if (!with_jacobian) return r;
   r.B.segment<3>(kTi) = a_i.cross(bi.R_WB.transpose() * b).transpose();
   r.B.segment<3>(kTj) = b_j.cross(bj.R_WB.transpose() * a).transpose();
   if (with_zeta) {
@@ -88,12 +93,13 @@ void dot1_tangent(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematic
 }
 
 ScalarResult dot2(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
-                  const BodyKinematics& bj, const Vec3& s_j, bool with_zeta) {
+                  const BodyKinematics& bj, const Vec3& s_j, bool with_zeta, bool with_jacobian) {
   const Vec3 a = bi.R_WB * a_i;
-  const PointResult p = point_coincidence(bi, s_i, bj, s_j, with_zeta);
+  const PointResult p = point_coincidence(bi, s_i, bj, s_j, with_zeta, with_jacobian);
   const Vec3& d = p.phi;
   ScalarResult r;
   r.phi = a.dot(d);
+  if (!with_jacobian) return r;
   r.B.segment<3>(kXi) = -a.transpose();
   r.B.segment<3>(kTi) = a_i.cross(s_i + bi.R_WB.transpose() * d).transpose();
   r.B.segment<3>(kXj) = a.transpose();
@@ -127,16 +133,18 @@ void dot2_tangent(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
 }
 
 AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi, const BodyKinematics& bj,
-                           const Mat3& R_BMj, double reference, bool with_zeta) {
+                           const Mat3& R_BMj, double reference, bool with_zeta,
+                           bool with_jacobian) {
   // s = (R_i ȳ_i)·(R_j x̄_j), k = (R_i x̄_i)·(R_j x̄_j), θ = atan2(s, k).
-  const ScalarResult s = dot1(bi, R_BMi.col(1), bj, R_BMj.col(0), with_zeta);
-  const ScalarResult k = dot1(bi, R_BMi.col(0), bj, R_BMj.col(0), with_zeta);
-  const Vec12 v = local_velocity(bi, bj);
-  const double rho = s.phi * s.phi + k.phi * k.phi;
+  const ScalarResult s = dot1(bi, R_BMi.col(1), bj, R_BMj.col(0), with_zeta, with_jacobian);
+  const ScalarResult k = dot1(bi, R_BMi.col(0), bj, R_BMj.col(0), with_zeta, with_jacobian);
   AngleResult r;
   const double raw = std::atan2(s.phi, k.phi);
   const double two_pi = 2.0 * std::numbers::pi;
   r.theta = raw + two_pi * std::round((reference - raw) / two_pi);
+  if (!with_jacobian) return r;
+  const Vec12 v = local_velocity(bi, bj);
+  const double rho = s.phi * s.phi + k.phi * k.phi;
   r.grad = (k.phi * s.B - s.phi * k.B) / rho;
   const double s_dot = s.B.dot(v.transpose());
   const double k_dot = k.B.dot(v.transpose());

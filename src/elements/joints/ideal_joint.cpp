@@ -100,20 +100,26 @@ void IdealJoint::constraint(const ElementInput& in, ConstraintBlock& out) const 
   int r = 0;
   for (const auto& p : prims_) {
     if (p.kind == K::kPoint) {
-      const PointResult pr = point_coincidence(*in.i, mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
+      const PointResult pr =
+          point_coincidence(*in.i, mi_.p_B, *in.j, mj_.p_B, out.want_zeta, out.want_jacobian);
       out.phi.segment<3>(r) = pr.phi;
-      out.B.block<3, 12>(r, 0) = pr.B;
-      out.zeta.segment<3>(r) = pr.zeta;
+      if (out.want_jacobian) {
+        out.B.block<3, 12>(r, 0) = pr.B;
+        out.zeta.segment<3>(r) = pr.zeta;
+      }
       r += 3;
       continue;
     }
-    const ScalarResult s =
-        (p.kind == K::kDot1)
-            ? dot1(*in.i, mi_.R_BM.col(p.axis_i), *in.j, mj_.R_BM.col(p.axis_j), out.want_zeta)
-            : dot2(*in.i, mi_.R_BM.col(p.axis_i), mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
+    const ScalarResult s = (p.kind == K::kDot1)
+                               ? dot1(*in.i, mi_.R_BM.col(p.axis_i), *in.j, mj_.R_BM.col(p.axis_j),
+                                      out.want_zeta, out.want_jacobian)
+                               : dot2(*in.i, mi_.R_BM.col(p.axis_i), mi_.p_B, *in.j, mj_.p_B,
+                                      out.want_zeta, out.want_jacobian);
     out.phi(r) = s.phi;
-    out.B.row(r) = s.B;
-    out.zeta(r) = s.zeta;
+    if (out.want_jacobian) {
+      out.B.row(r) = s.B;
+      out.zeta(r) = s.zeta;
+    }
     ++r;
   }
 }

@@ -30,20 +30,22 @@ double JointDriver::target_d2(double t) const {
 void JointDriver::constraint(const ElementInput& in, ConstraintBlock& out) const {
   out.reset(1);
   const double td = target(in.t);
+  const bool jac = out.want_jacobian;
   if (motion_ == Motion::kRotation) {
     // Φ = θ − θ_d with θ unwrapped to within π of θ_d, so many turns never jump by 2π.
-    const AngleResult a = relative_angle(*in.i, mi_.R_BM, *in.j, mj_.R_BM, td, out.want_zeta);
+    const AngleResult a = relative_angle(*in.i, mi_.R_BM, *in.j, mj_.R_BM, td, out.want_zeta, jac);
     out.phi(0) = a.theta - td;
-    out.B.row(0) = a.grad;
-    out.zeta(0) = a.zeta;
+    if (jac) out.B.row(0) = a.grad;
+    if (jac) out.zeta(0) = a.zeta;
   } else {
-    const ScalarResult s = dot2(*in.i, mi_.R_BM.col(2), mi_.p_B, *in.j, mj_.p_B, out.want_zeta);
+    const ScalarResult s =
+        dot2(*in.i, mi_.R_BM.col(2), mi_.p_B, *in.j, mj_.p_B, out.want_zeta, jac);
     out.phi(0) = s.phi - td;
-    out.B.row(0) = s.B;
-    out.zeta(0) = s.zeta;
+    if (jac) out.B.row(0) = s.B;
+    if (jac) out.zeta(0) = s.zeta;
   }
   out.phi_t(0) = -target_d1(in.t);
-  out.zeta(0) -= target_d2(in.t);
+  if (jac) out.zeta(0) -= target_d2(in.t);
 }
 
 void JointDriver::constraint_tangent(const ElementInput& in, const double* lambda, Mat12& K) const {

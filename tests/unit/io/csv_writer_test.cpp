@@ -1,14 +1,17 @@
-// CsvWriter: the header, one row per write, and numbers that read back as the same doubles.
+// CsvWriter: the header, rows in blocks of whole rows, and numbers that read back as the same
+// doubles.
 #include "clearsim/io/csv_writer.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -117,6 +120,59 @@ TEST(CsvWriter, NumbersReadBackBitForBit) {
   const auto inf = split(row2);
   ASSERT_EQ(inf.size(), values.size() + 1);
   EXPECT_EQ(inf[1], "inf");
+  std::filesystem::remove(path);
+}
+
+// Small integers take the integer conversion: the text must be the shortest form's, digit for
+// digit, on both sides of where that form turns to an exponent (1e+05) and for −0.
+TEST(CsvWriter, IntegersAreWrittenAsTheShortestFormWritesThem) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clearsim_csv_writer_ints.csv").string();
+  std::vector<double> values = {-0.0, 0.0, 1e4, -1e4, 1e5, 9999.5, 1e15, -1e15, 0.5};
+  for (int k = -10001; k <= 10001; k += 7) values.push_back(k);
+  for (int k : {-9999, -1000, -100, -10, -1, 1, 10, 100, 1000, 9999}) values.push_back(k);
+  {
+    CsvWriter w(path, std::vector<std::string>(values.size(), "c"));
+    w.write(0.0, values);
+  }
+  std::ifstream in(path);
+  std::string line;
+  for (int k = 0; k < 4; ++k) std::getline(in, line);
+  const auto cells = split(line);
+  ASSERT_EQ(cells.size(), values.size() + 1);
+  EXPECT_EQ(cells[1], "-0");
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, values[k]);
+    EXPECT_EQ(cells[k + 1], std::string(buf, r.ptr)) << values[k];
+  }
+  std::filesystem::remove(path);
+}
+
+// Rows leave in blocks: before flush() the file holds whole rows only (a prefix of the rows
+// written), after it every row, and a writer destroyed without flush() keeps them all too.
+TEST(CsvWriter, BlocksHoldWholeRowsAndFlushOrTheEndWritesTheRest) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clearsim_csv_writer_blocks.csv").string();
+  const auto lines_in_file = [&] {
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(text.empty() || text.back() == '\n') << "a row cut short";
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  const int rows = 20000;  // about 0.9 MB: several 64 KiB blocks
+  {
+    CsvWriter w(path, {"a", "b"});
+    EXPECT_EQ(lines_in_file(), 3);  // the header is there at once
+    for (int k = 0; k < rows; ++k) w.write(k * 1e-5, {std::sqrt(k + 0.5), 1.0 / (k + 1.0)});
+    const auto before = lines_in_file();
+    EXPECT_GT(before, 3);
+    EXPECT_LE(before, rows + 3);
+    w.flush();
+    EXPECT_EQ(lines_in_file(), rows + 3);
+    w.write(1.0, {1.0, 2.0});
+  }
+  EXPECT_EQ(lines_in_file(), rows + 4);
   std::filesystem::remove(path);
 }
 

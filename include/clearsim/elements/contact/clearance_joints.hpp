@@ -59,6 +59,8 @@ class SpherePlane final : public Element {
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  void channel_values(const int* k, int n, const ElementInput& in, const double* lambda,
+                      double* out) const override;
 
  private:
   SpherePlaneGeometry geom_;
@@ -84,6 +86,8 @@ class SphericalClearance final : public Element {
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  void channel_values(const int* k, int n, const ElementInput& in, const double* lambda,
+                      double* out) const override;
   double clearance() const { return geom_.clearance; }
 
  private:
@@ -120,6 +124,8 @@ class RevoluteClearance final : public Element {
   std::vector<std::string> channel_names() const override { return geometry_channel_names(geom_); }
   std::vector<Marker> attachments() const override { return geometry_markers(geom_); }
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  void channel_values(const int* k, int n, const ElementInput& in, const double* lambda,
+                      double* out) const override;
   double clearance() const { return geom_.clearance; }
 
  private:

@@ -260,5 +260,8 @@ int contact_points(const Geometry& geometry, double asperity, const Pose<S>& i, 
 std::vector<std::string> geometry_channel_names(const Geometry& g);
 // Value of geometry channel k; `asperity` e0 shifts the gap of a spherical joint (c − e0 − ‖e‖).
 double geometry_channel_value(const Geometry& g, double asperity, int k, const ElementInput& in);
+// Channels k[0..n) at once (what they share computed once), as geometry_channel_value gives each.
+void geometry_channel_values(const Geometry& g, double asperity, const int* k, int n,
+                             const ElementInput& in, double* out);
 
 }  // namespace cs::contact

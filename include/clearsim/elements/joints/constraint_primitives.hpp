@@ -6,6 +6,8 @@
 // [δx_i, δΘ_i, δx_j, δΘ_j] (element.hpp). Vectors with a bar in the comments (s̄, ā) are constant
 // body-frame vectors; without a bar they are in the world frame. `with_zeta = false` skips ζ
 // (left at zero): the time steppers only need it for consistent initial accelerations.
+// `with_jacobian = false` skips B (left at zero) and, with it, ζ: Φ alone (the ‖Φ‖ of output
+// points).
 #pragma once
 
 #include "clearsim/elements/element.hpp"
@@ -21,7 +23,7 @@ struct PointResult {
   Vec3 zeta;
 };
 PointResult point_coincidence(const BodyKinematics& bi, const Vec3& s_i, const BodyKinematics& bj,
-                              const Vec3& s_j, bool with_zeta = true);
+                              const Vec3& s_j, bool with_zeta = true, bool with_jacobian = true);
 // Adds ∂(Bᵀλ)/∂q for λ ∈ R³.
 void point_coincidence_tangent(const BodyKinematics& bi, const Vec3& s_i, const BodyKinematics& bj,
                                const Vec3& s_j, const Vec3& lambda, Mat12& K);
@@ -35,13 +37,14 @@ struct ScalarResult {
 
 // dot-1: (R_i ā)·(R_j b̄) = 0 — two body-fixed directions stay perpendicular.
 ScalarResult dot1(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematics& bj,
-                  const Vec3& b_j, bool with_zeta = true);
+                  const Vec3& b_j, bool with_zeta = true, bool with_jacobian = true);
 void dot1_tangent(const BodyKinematics& bi, const Vec3& a_i, const BodyKinematics& bj,
                   const Vec3& b_j, double lambda, Mat12& K);
 
 // dot-2: (R_i ā)·(p_j − p_i) = 0 — point j stays in the plane through p_i normal to ā.
 ScalarResult dot2(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
-                  const BodyKinematics& bj, const Vec3& s_j, bool with_zeta = true);
+                  const BodyKinematics& bj, const Vec3& s_j, bool with_zeta = true,
+                  bool with_jacobian = true);
 void dot2_tangent(const BodyKinematics& bi, const Vec3& a_i, const Vec3& s_i,
                   const BodyKinematics& bj, const Vec3& s_j, double lambda, Mat12& K);
 
@@ -55,7 +58,8 @@ struct AngleResult {
   double zeta = 0.0;           // θ̈ − grad·v̇
 };
 AngleResult relative_angle(const BodyKinematics& bi, const Mat3& R_BMi, const BodyKinematics& bj,
-                           const Mat3& R_BMj, double reference, bool with_zeta = true);
+                           const Mat3& R_BMj, double reference, bool with_zeta = true,
+                           bool with_jacobian = true);
 // Adds λ·∂(gradᵀ)/∂q.
 void relative_angle_tangent(const BodyKinematics& bi, const Mat3& R_BMi, const BodyKinematics& bj,
                             const Mat3& R_BMj, double lambda, Mat12& K);
