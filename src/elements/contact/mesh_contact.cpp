@@ -510,11 +510,31 @@ std::vector<std::string> MeshContact::channel_names() const {
   return names;
 }
 
-double MeshContact::channel_value(int k, const ElementInput& in, const double*) const {
-  if (k >= kOwnChannels) return gear_channel(k - kOwnChannels, in);
+double MeshContact::channel_value(int k, const ElementInput& in, const double* lambda) const {
   double value = 0.0;
+  channel_values(&k, 1, in, lambda, &value);
+  return value;
+}
+
+void MeshContact::channel_values(const int* k, int n, const ElementInput& in, const double*,
+                                 double* out) const {
+  // One evaluation of the regions for all the channels asked (13 on seed 004's mesh start-up,
+  // where evaluating them per channel was 8 % of a step's instructions).
+  bool need_regions = false;
+  for (int i = 0; i < n; ++i)
+    need_regions =
+        need_regions || k[i] < kOwnChannels || gear_channel_reads_regions(k[i] - kOwnChannels);
   DetectionStats stats;
-  const std::vector<RegionResult> regions = evaluate(in, &stats);
+  const std::vector<RegionResult> regions =
+      need_regions ? evaluate(in, &stats) : std::vector<RegionResult>{};
+  for (int i = 0; i < n; ++i)
+    out[i] = k[i] >= kOwnChannels ? gear_channel(k[i] - kOwnChannels, in, regions)
+                                  : own_channel(k[i], in, regions, stats);
+}
+
+double MeshContact::own_channel(int k, const ElementInput& in,
+                                const std::vector<RegionResult>& regions,
+                                const DetectionStats& stats) const {
   if (k == 4) return stats.triangle_pairs;
   if (k == 5) return stats.unresolved_pairs;
   const Pose<double> pi = pose_of(*in.i), pj = pose_of(*in.j);
@@ -529,6 +549,7 @@ double MeshContact::channel_value(int k, const ElementInput& in, const double*) 
     }
     return (p.R.transpose() * M)((k - 7) % 3);
   }
+  double value = 0.0;
   for (const RegionResult& r : regions) {
     if (k == 1) value += r.F_N;
     if (k == 2) value += r.friction_magnitude;

@@ -73,7 +73,12 @@ std::vector<std::string> MeshContact::gear_channel_names() const {
   return names;
 }
 
-double MeshContact::gear_channel(int k, const ElementInput& in) const {
+bool MeshContact::gear_channel_reads_regions(int k) const {
+  return k >= 0 && k < 3 * gear_pair_->num_helices() + 2;
+}
+
+double MeshContact::gear_channel(int k, const ElementInput& in,
+                                 const std::vector<RegionResult>& regions) const {
   const int per_helix = 3 * gear_pair_->num_helices();
   if (k == per_helix + 2) return gear_pair_->transmission_error(in);
   if (k > per_helix + 2) {  // input_power, output_power, efficiency from this contact's forces
@@ -86,7 +91,7 @@ double MeshContact::gear_channel(int k, const ElementInput& in) const {
     return gear_pair_->helix_at(n.dot(p - pinion.pose.p_WM));
   };
   double sum = 0.0;
-  for (const RegionResult& r : evaluate(in)) {
+  for (const RegionResult& r : regions) {
     const Vec3 F = r.F_N * r.normal_W + r.F_T_W;  // on the wheel
     if (k >= per_helix) {
       const Vec3& c = k == per_helix ? pinion.pose.p_WM : wheel.pose.p_WM;

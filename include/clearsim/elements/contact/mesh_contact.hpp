@@ -130,6 +130,8 @@ class MeshContact final : public Element {
   // "wheel_torque" and "transmission_error" (mesh_contact_gears.cpp).
   std::vector<std::string> channel_names() const override;
   double channel_value(int k, const ElementInput& in, const double* lambda) const override;
+  void channel_values(const int* k, int n, const ElementInput& in, const double* lambda,
+                      double* out) const override;
 
   struct RegionResult {
     Vec3 point_W = Vec3::Zero();   // c [m]
@@ -204,7 +206,12 @@ class MeshContact final : public Element {
                                     const MeshInstance& m1) const;
   static constexpr int kOwnChannels = 13;  // before the gear channels
   std::vector<std::string> gear_channel_names() const;
-  double gear_channel(int k, const ElementInput& in) const;  // k counts from the first one
+  // Gear channel k (counted from the first one) from the regions of the same state.
+  double gear_channel(int k, const ElementInput& in,
+                      const std::vector<RegionResult>& regions) const;
+  bool gear_channel_reads_regions(int k) const;
+  double own_channel(int k, const ElementInput& in, const std::vector<RegionResult>& regions,
+                     const DetectionStats& stats) const;
 
   Side sides_[2];
   ContactLaws laws_;
