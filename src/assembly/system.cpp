@@ -144,11 +144,13 @@ void scatter_rows(MatrixSink& S, int row, int ci, int cj, const Eigen::MatrixBas
 
 template <class RowFn>
 void System::for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t,
-                                     bool want_zeta, RowFn&& fn, bool want_jacobian) const {
+                                     bool want_zeta, RowFn&& fn, bool want_jacobian,
+                                     const std::vector<char>* only) const {
   ConstraintBlock cb;
   cb.want_zeta = want_zeta;
   cb.want_jacobian = want_jacobian;
   for (int e : constraint_elements_) {
+    if (only != nullptr && !(*only)[e]) continue;
     const Element& el = *model_->elements[e];
     el.constraint(input(e, t, kin), cb);
     const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
@@ -187,22 +189,22 @@ double System::constraint_violation(const std::vector<BodyKinematics>& kin, doub
 }
 
 void System::constraint_products(const std::vector<BodyKinematics>& kin, double t,
-                                 const VecX& lambda, const VecX* v, VecX& phi, VecX& Btl,
-                                 VecX* Bv) const {
-  for_each_constraint_row(kin, t, false,
-                          [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
-                            phi(g) = cb.phi(r);
-                            const auto row = cb.B.row(r);
-                            if (ci >= 0)
-                              Btl.segment<6>(ci) += lambda(g) * row.head<6>().transpose();
-                            if (cj >= 0)
-                              Btl.segment<6>(cj) += lambda(g) * row.tail<6>().transpose();
-                            if (Bv == nullptr) return;
-                            double bv = cb.phi_t(r);
-                            if (ci >= 0) bv += row.head<6>().dot(v->segment<6>(ci));
-                            if (cj >= 0) bv += row.tail<6>().dot(v->segment<6>(cj));
-                            (*Bv)(g) = bv;
-                          });
+                                 const VecX& lambda, const VecX* v, VecX& phi, VecX& Btl, VecX* Bv,
+                                 const std::vector<char>* only) const {
+  for_each_constraint_row(
+      kin, t, false,
+      [&](const ConstraintBlock& cb, int r, int g, int ci, int cj) {
+        phi(g) = cb.phi(r);
+        const auto row = cb.B.row(r);
+        if (ci >= 0) Btl.segment<6>(ci) += lambda(g) * row.head<6>().transpose();
+        if (cj >= 0) Btl.segment<6>(cj) += lambda(g) * row.tail<6>().transpose();
+        if (Bv == nullptr) return;
+        double bv = cb.phi_t(r);
+        if (ci >= 0) bv += row.head<6>().dot(v->segment<6>(ci));
+        if (cj >= 0) bv += row.tail<6>().dot(v->segment<6>(cj));
+        (*Bv)(g) = bv;
+      },
+      true, only);
 }
 
 void System::element_lambda(int e, const VecX& lambda, double* out) const {
@@ -240,7 +242,7 @@ void System::constraint_tangent(const std::vector<BodyKinematics>& kin, double t
 }
 
 void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, MatrixSink df_dq,
-                    MatrixSink df_dv) const {
+                    MatrixSink df_dv, const std::vector<char>* only) const {
   f.setZero(num_dofs());
   const bool tangents = df_dq.active() || df_dv.active();
   for (int b = 0; b < model_->num_bodies(); ++b) {
@@ -270,6 +272,7 @@ void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, M
     }
   };
   for (int e : force_elements_) {
+    if (only != nullptr && !(*only)[e]) continue;
     const Element& el = *model_->elements[e];
     clear();
     el.force(input(e, t, kin), fb, tangents);

@@ -235,7 +235,7 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
   StateTangent lambda = StateTangent::zero(tr.at(tr.steps())), wS, jr;
   objective_terms(N, lambda);
   const MemoryAdjoint memory(sys_, lin);
-  VecX wvdot, wlambda, wX(n + m), wm, r[kModels];
+  VecX wvdot, wlambda, wX(n + m), wm;
   for (std::size_t k = N; k-- > 0;) {
     if (options.progress && (N - k) % 256 == 0)
       options.progress("backward", static_cast<double>(N - k) / static_cast<double>(N));
@@ -254,12 +254,9 @@ void AdjointGradient::backward(AdjointTrajectory& tr, const std::vector<double>&
     wX << wvdot, wlambda;
     const VecX mu = lin.solve_transposed(wX);
     // −μᵀ R_p, R_p the residual differenced between the parameter's models at this step.
-    State x = s;
-    for (std::size_t j = 0; j < np; ++j) {
-      for (int i = 0; i < kModels; ++i)
-        lin.residual(*params_[j]->sys[i], prev, s.t - prev.t, s.vdot, s.lambda, x, r[i]);
-      out.gradient[j] -= mu.dot(params_[j]->derivative(r));
-    }
+    for (std::size_t j = 0; j < np; ++j)
+      out.gradient[j] -=
+          mu.dot(params_[j]->residual_derivative(lin, prev, s.t - prev.t, s.vdot, s.lambda));
     if (wm.size() > 0) wm -= memory.residual_transposed(prev, s, mu);
     // λ_k = G_Sᵀ (λ_{k+1} − J_Rᵀ μ) + ∂J/∂S_k.
     lin.transposed_residual(mu, jr);

@@ -32,14 +32,16 @@ constexpr double kMemoryReach[2] = {1e-9, 1e-6};
 constexpr double kKinkTolerance = 1e-3;
 // An iteration whose change shrinks by less than this per iteration is solved exactly instead.
 constexpr double kSlowRate = 0.5;
-// The exact R_X (written dense and factorized once per step, then one solve per parameter)
-// replaces the parameters' iterations from this many parameters on, and from one per this many
-// unknowns n + m: its LU grows as (n + m)³, an iteration as (n + m)² per parameter. Measured
-// on the slider–crank in body poses (35 unknowns, callgrind, 1000 steps): per parameter and
-// step the iteration costs about 121 k instructions, the exact solve 65 k, and the
-// factorization about 100 k per step; they break even at 2–3 parameters.
-constexpr std::size_t kExactFromParameters = 3;
-constexpr int kExactUnknownsPerParameter = 12;
+// The exact R_X (written dense and factorized once per step, then one pass of its LU for every
+// parameter's column) replaces the parameters' iterations from this many parameters on, and
+// from one per this many unknowns n + m: its LU grows as (n + m)³, an iteration as (n + m)² per
+// parameter. Measured on the slider–crank in body poses (33 unknowns, callgrind, 1000 steps):
+// the iteration costs about 100 k instructions per parameter and step, the factorization about
+// 100 k per step and each parameter's column about 10 k, so the factorization pays for itself
+// from 100 / (100 − 10) parameters: 2 parameters iterating took 319 M instructions in all, 3
+// solved exactly 309 M.
+constexpr std::size_t kExactFromParameters = 2;
+constexpr int kExactUnknownsPerParameter = 24;
 
 std::string number(double x) {
   char buf[32];
@@ -166,34 +168,76 @@ bool DirectSensitivity::start(const State& s0, std::string& why) {
   return true;
 }
 
+bool DirectSensitivity::iteration_impossible() const {
+  // The step ends in projections (NSGA, stabilized, ali3p) or has no multipliers among its
+  // unknowns (penalty): there is no matrix of the index-3 rows to iterate with.
+  return corrections_ || projections_ || run_.solver.formulation == ConstraintFormulation::kPenalty;
+}
+
+VecX DirectSensitivity::constant_term(Parameter& par, const State& prev, const State& smooth) {
+  // R_p, the residual differenced between the parameter's models at the nominal step, and the
+  // forces' dependence on the memory of the step's start.
+  VecX R_p = par.residual_derivative(step_, prev, smooth.t - prev.t, smooth.vdot, smooth.lambda);
+  R_p += memory_term(prev, smooth, par.d.memory);
+  if (!par.reach_note.empty()) {
+    warn(par.reach_note);
+    par.reach_note.clear();
+  }
+  return R_p;
+}
+
 DirectSensitivity::TangentOutcome DirectSensitivity::step_tangent(Parameter& par, const State& prev,
                                                                   const State& s,
                                                                   const State& smooth,
                                                                   Simulation& sim) {
-  const double h = s.t - prev.t;
-  // R_p: the residual differenced between the parameter's models at the nominal step (into
-  // kept vectors: a step asks for 4 per parameter).
-  VecX(&r)[kModels] = residuals_;
-  State& x = scratch_;
-  x = smooth;
-  for (int k = 0; k < kModels; ++k)
-    step_.residual(*par.sys[k], prev, h, smooth.vdot, smooth.lambda, x, r[k]);
-  // The constant part: R_p and the forces' dependence on the memory of the step's start.
-  const VecX R_p = par.richardson(VecX((r[0] - r[1]) / (2.0 * par.eps[0])),
-                                  VecX((r[2] - r[3]) / (2.0 * par.eps[1]))) +
-                   memory_term(prev, smooth, par.d.memory);
+  const VecX R_p = constant_term(par, prev, smooth);
   VecX dvdot = par.d.vdot, dlambda = par.d.lambda;
   StateTangent next = par.d;
-  // Solved with the exact R_X when the step ends in projections (NSGA, stabilized, ali3p) or has
-  // no multipliers among its unknowns (penalty): there is no matrix of the index-3 rows to
-  // iterate with; or when many parameters share its LU (exact_).
-  const bool no_iteration =
-      corrections_ || projections_ || run_.solver.formulation == ConstraintFormulation::kPenalty;
-  bool converged = (exact_ || no_iteration) && step_.solve_exactly(par.d, R_p, dvdot, dlambda);
-  if (!converged && !no_iteration)
-    converged = iterate_tangent(par, p_.beta_prime(h), R_p, dvdot, dlambda, sim);
+  bool converged = iterate_tangent(par, p_.beta_prime(s.t - prev.t), R_p, dvdot, dlambda, sim);
   if (!converged) return TangentOutcome::kUnconverged;
   step_.step_tangent(par.d, dvdot, dlambda, next);  // R there is zero: not evaluated
+  return finish_tangent(par, prev, s, next);
+}
+
+bool DirectSensitivity::step_tangents_exactly(const std::vector<Parameter*>& live,
+                                              const State& prev, const State& s,
+                                              const State& smooth,
+                                              std::vector<TangentOutcome>& outcomes) {
+  outcomes.assign(live.size(), TangentOutcome::kUnconverged);
+  if (live.empty()) return true;
+  if (!step_.factorize()) return false;
+  const int n = sys_.num_dofs(), m = sys_.num_constraints();
+  const auto P = static_cast<Eigen::Index>(live.size());
+  TangentColumns dS{MatX(n, P), MatX(n, P), MatX(n, P), MatX(n, P), MatX(m, P)}, ends;
+  MatX R_P(n + m, P);
+  for (Eigen::Index k = 0; k < P; ++k) {
+    Parameter& par = *live[static_cast<std::size_t>(k)];
+    dS.q.col(k) = par.d.q;
+    dS.v.col(k) = par.d.v;
+    dS.a.col(k) = par.d.a;
+    dS.vdot.col(k) = par.d.vdot;
+    dS.lambda.col(k) = par.d.lambda;
+    R_P.col(k) = constant_term(par, prev, smooth);
+  }
+  step_.propagate(dS, R_P, ends);
+  for (Eigen::Index k = 0; k < P; ++k) {
+    Parameter& par = *live[static_cast<std::size_t>(k)];
+    StateTangent next = par.d;
+    next.q = ends.q.col(k);
+    next.v = ends.v.col(k);
+    next.a = ends.a.col(k);
+    next.vdot = ends.vdot.col(k);
+    next.lambda = ends.lambda.col(k);
+    if (next.vdot.allFinite() && next.lambda.allFinite())
+      outcomes[static_cast<std::size_t>(k)] = finish_tangent(par, prev, s, next);
+  }
+  return true;
+}
+
+DirectSensitivity::TangentOutcome DirectSensitivity::finish_tangent(Parameter& par,
+                                                                    const State& prev,
+                                                                    const State& s,
+                                                                    StateTangent& next) {
   if (corrections_) corrections_->apply(par.d, next, par);
   if (projections_) projections_->apply(par.d, next, par);
   bool kink = false;
@@ -329,13 +373,25 @@ void DirectSensitivity::step(const State& prev, const State& s, Simulation& sim,
       broken_ = true;
     }
   }
+  std::vector<Parameter*> live;
   for (auto& par : params_) {
-    if (broken_) {
+    if (broken_)
       par->d.fill_nan();
-      continue;
-    }
-    if (!par->d.all_finite()) continue;
-    const TangentOutcome outcome = step_tangent(*par, prev, s, smooth, sim);
+    else if (par->d.all_finite())
+      live.push_back(par.get());
+  }
+  // One LU of the exact R_X for every parameter (or the only way); each parameter iterating
+  // with the run's step matrix otherwise, or when R_X is singular.
+  std::vector<TangentOutcome> outcomes;
+  const bool exactly = exact_ || iteration_impossible();
+  if (!exactly ||
+      (!step_tangents_exactly(live, prev, s, smooth, outcomes) && !iteration_impossible())) {
+    outcomes.clear();
+    for (Parameter* par : live) outcomes.push_back(step_tangent(*par, prev, s, smooth, sim));
+  }
+  for (std::size_t k = 0; k < live.size(); ++k) {
+    Parameter* par = live[k];
+    const TangentOutcome outcome = outcomes[k];
     if (outcome == TangentOutcome::kExact) continue;
     std::ostringstream os;
     os << "--sensitivity " << par->path << ": ";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "clearsim/solvers/simulation.hpp"
 
@@ -88,6 +89,53 @@ void PerturbedModels::load(ParameterizedModel& source, const std::string& path_,
   }
   eps[0] = 0.5 * (values[0] - values[1]);
   eps[1] = 0.5 * (values[2] - values[3]);
+  const ParameterizedModel::Reach reached = source.reach(path);
+  reach.clear();
+  if (!reached.everything) {
+    const auto has = [](const std::vector<std::string>& names, const std::string& n) {
+      return std::find(names.begin(), names.end(), n) != names.end();
+    };
+    const auto& elements = nominal.model().elements;
+    for (const auto& element : elements) {
+      const std::string& n = element->name();
+      reach.push_back(has(reached.entries, n) || !has(reached.all, n) ? 1 : 0);
+    }
+    // The flags index every model's elements: they must be the same elements.
+    for (int k = 0; k < kModels; ++k) {
+      const auto& other = sys[k]->model().elements;
+      bool same = other.size() == elements.size();
+      for (std::size_t e = 0; same && e < elements.size(); ++e)
+        same = other[e]->name() == elements[e]->name();
+      if (!same) reach.clear();
+    }
+  }
+}
+
+VecX PerturbedModels::residual_derivative(const StepLinearization& step, const State& prev,
+                                          double h, const VecX& vdot, const VecX& lambda) {
+  step.step_state(prev, h, vdot, lambda, x_);  // the same state in every model
+  const std::vector<char>* only = reach.empty() ? nullptr : &reach;
+  for (int k = 0; k < kModels; ++k) step.residual_at(*sys[k], x_, r_[k], only);
+  VecX R_p = derivative(r_);
+  if (only == nullptr || reach_checked_) return R_p;
+  // Once: the same with every element. They agree to the round-off of the unreached parts,
+  // which cancel in the whole residuals' differences only to their rounding.
+  reach_checked_ = true;
+  double size = 0.0;
+  for (int k = 0; k < kModels; ++k) {
+    step.residual_at(*sys[k], x_, r_[k]);
+    size = std::max(size, r_[k].lpNorm<Eigen::Infinity>());
+  }
+  const VecX whole = derivative(r_);
+  const double noise = 64.0 * std::numeric_limits<double>::epsilon() * size / eps[0];
+  if ((R_p - whole).lpNorm<Eigen::Infinity>() > 1e-8 * whole.lpNorm<Eigen::Infinity>() + noise) {
+    reach.clear();
+    reach_note = label +
+                 ": the parameter reaches elements its model-file entry does not name; "
+                 "every element is evaluated for its derivative";
+    return whole;
+  }
+  return R_p;
 }
 
 VecX PerturbedModels::derivative(const VecX (&x)[kModels]) const {

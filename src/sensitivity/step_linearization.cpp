@@ -80,15 +80,27 @@ VecX penalty_rows(const System& sys, const State& y, PenaltyParameters pen,
 int StepLinearization::rows() const { return sys_.num_dofs() + sys_.num_constraints(); }
 
 void StepLinearization::residual(const System& sys, const State& prev, double h, const VecX& vdot,
-                                 const VecX& lambda, State& x, VecX& r) const {
-  const int n = sys.num_dofs(), m = sys.num_constraints();
+                                 const VecX& lambda, State& x, VecX& r,
+                                 const std::vector<char>* only) const {
+  step_state(prev, h, vdot, lambda, x);
+  residual_at(sys, x, r, only);
+}
+
+void StepLinearization::step_state(const State& prev, double h, const VecX& vdot,
+                                   const VecX& lambda, State& x) const {
   x.t = prev.t + h;
   x.memory = prev.memory;  // the step's forces read the memory of its start
   x.vdot = vdot;
   x.lambda = lambda;
   alpha_update(p_, prev, h, x, hdq_);
+}
+
+void StepLinearization::residual_at(const System& sys, const State& x, VecX& r,
+                                    const std::vector<char>* only) const {
+  const int n = sys.num_dofs(), m = sys.num_constraints();
+  if (rows_ == StepRows::kPenalty) only = nullptr;
   sys.gather(x, kin_);
-  sys.forces(kin_, x.t, f_, MatrixSink(), MatrixSink());
+  sys.forces(kin_, x.t, f_, MatrixSink(), MatrixSink(), only);
   // Written into r's own storage: the sensitivities ask for 4 residuals per parameter and step.
   r.resize(n + m);
   VecX& r_q = r_q_;
@@ -96,10 +108,14 @@ void StepLinearization::residual(const System& sys, const State& prev, double h,
   r_q -= f_;
   phi_.resize(m);
   bv_.resize(m);
+  if (only != nullptr) {  // the rows of the elements left out stay zero
+    phi_.setZero();
+    bv_.setZero();
+  }
   const bool velocities = rows_ == StepRows::kVelocities;
   if (m > 0)
     sys.constraint_products(kin_, x.t, x.lambda, velocities ? &x.v : nullptr, phi_, r_q,
-                            velocities ? &bv_ : nullptr);
+                            velocities ? &bv_ : nullptr, only);
   r.head(n) = r_q;
   if (rows_ == StepRows::kPenalty && m > 0) {
     const PenaltyParameters pen = penalty_of(sys);

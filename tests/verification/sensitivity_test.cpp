@@ -15,6 +15,8 @@
 #include "clearsim/io/model_channels.hpp"
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/sensitivity/direct_sensitivity.hpp"
+#include "clearsim/sensitivity/perturbed_models.hpp"
+#include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/simulation.hpp"
 #include "support/example_runs.hpp"
 
@@ -135,6 +137,47 @@ void expect_matches_runs(const std::string& text, const std::string& path, doubl
     }
     ASSERT_GT(scale, 0.0) << name;
     EXPECT_LE(worst / scale, tol) << name << " (largest derivative " << scale << ")";
+  }
+}
+
+// R_p from the elements a parameter reaches (PerturbedModels::reach) is R_p from every element:
+// the others' parts are the same in the four models. The slider's mass reaches no element; its
+// initial position, the joints that name the slider; a joint's position, the joint and the
+// driver that names it.
+TEST(DirectSensitivity, ResidualDerivativeFromTheElementsReachedIsTheWholeOne) {
+  const std::string text = example("slider_crank_ideal/model.yaml");
+  const std::vector<Override> o = tight("0.001");
+  LoadedModel lm = load_model_string(text, "model.yaml", o);
+  System sys(lm.model);
+  Simulation sim(sys, lm.run);
+  std::vector<std::string> notes;
+  ASSERT_TRUE(sim.initialize(notes));
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim.step());
+  const State prev = sim.state();
+  ASSERT_TRUE(sim.step());
+  const State& s = sim.state();
+  const StepLinearization step(sys, lm.run.solver, step_rows(lm.run.solver));
+  const std::vector<std::string> paths = {"bodies.slider.mass", "bodies.slider.position[1]",
+                                          "joints.crank_pivot.at[0]",
+                                          "drivers.crank_speed.angular_velocity"};
+  const std::vector<std::vector<std::string>> reached = {
+      {}, {"rod_slider", "slider_guide"}, {"crank_pivot", "crank_speed"}, {"crank_speed"}};
+  ParameterizedModel source =
+      PerturbedModels::source(text, "model.yaml", o, paths, "--sensitivity");
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    PerturbedModels some, every;
+    some.load(source, paths[p], paths[p], sys, {});
+    every.load(source, paths[p], paths[p], sys, {});
+    every.reach.clear();
+    std::vector<std::string> flagged;
+    for (std::size_t e = 0; e < some.reach.size(); ++e)
+      if (some.reach[e]) flagged.push_back(lm.model.elements[e]->name());
+    EXPECT_EQ(flagged, reached[p]) << paths[p];
+    const VecX a = some.residual_derivative(step, prev, s.t - prev.t, s.vdot, s.lambda);
+    const VecX b = every.residual_derivative(step, prev, s.t - prev.t, s.vdot, s.lambda);
+    EXPECT_TRUE(some.reach_note.empty()) << some.reach_note;
+    ASSERT_GT(b.lpNorm<Eigen::Infinity>(), 0.0) << paths[p];
+    EXPECT_LE((a - b).lpNorm<Eigen::Infinity>(), 1e-9 * b.lpNorm<Eigen::Infinity>()) << paths[p];
   }
 }
 

@@ -48,16 +48,20 @@ class System {
   void constraints(const std::vector<BodyKinematics>& kin, double t, VecX* phi, MatrixSink B,
                    VecX* phi_t, VecX* zeta) const;
   // Φ of the independent rows, Bᵀλ added to Btl and, with v, B v + Φ_t into Bv, without
-  // assembling B (the residuals of an iteration whose matrix is not refreshed).
+  // assembling B (the residuals of an iteration whose matrix is not refreshed). With `only`
+  // (a flag per element), the rows of the flagged elements alone: the others' Φ and B v + Φ_t
+  // are left as they were and their Bᵀλ is not added.
   void constraint_products(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
-                           const VecX* v, VecX& phi, VecX& Btl, VecX* Bv) const;
+                           const VecX* v, VecX& phi, VecX& Btl, VecX* Bv,
+                           const std::vector<char>* only = nullptr) const;
   // Adds ∂(Bᵀλ)/∂q.
   void constraint_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
                           MatrixSink K) const;
   // Generalized forces f(q, v, t) of elements, gravity and the gyroscopic term −Ω × JΩ;
-  // with active sinks also ∂f/∂q and ∂f/∂v.
+  // with active sinks also ∂f/∂q and ∂f/∂v. With `only` (a flag per element), of the flagged
+  // elements alone besides the bodies' terms and the external loads.
   void forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, MatrixSink df_dq,
-              MatrixSink df_dv) const;
+              MatrixSink df_dv, const std::vector<char>* only = nullptr) const;
   // Adds scale·M.
   void mass(MatrixSink M) const;
   // y = M x.
@@ -188,11 +192,12 @@ class System {
 
  private:
   // Calls fn(cb, r, g, ci, cj) for every kept row: the element's ConstraintBlock cb, its local
-  // row r, global row g and the bodies' first columns (−1: ground). Defined in system.cpp, the
-  // one place that uses it.
+  // row r, global row g and the bodies' first columns (−1: ground); with `only`, of the flagged
+  // elements alone. Defined in system.cpp, the one place that uses it.
   template <class RowFn>
   void for_each_constraint_row(const std::vector<BodyKinematics>& kin, double t, bool want_zeta,
-                               RowFn&& fn, bool want_jacobian = true) const;
+                               RowFn&& fn, bool want_jacobian = true,
+                               const std::vector<char>* only = nullptr) const;
   void layout();
   // Bᵀ of every constraint row, kept or removed, with unit rows, as columns (element order);
   // `which` receives each column's (element, local row).

@@ -41,6 +41,21 @@ class ParameterizedModel {
   // document it keeps.
   LoadedModel load(std::span<const double> values);
 
+  // What the number at `path` (one of paths()) can change, read from the document: the entry of
+  // a named section (bodies, markers, shapes, joints, drivers, forces, contacts) it lies in, the
+  // entries that hold the same number through a YAML alias, and
+  // every entry of those sections whose text names one of the entries reached, transitively (a
+  // driver names its joint, the joint its bodies). Any text containing a name counts, so the
+  // set errs on the large side. A body's mass and inertia reach their body alone (elements
+  // read a body's pose, never its inertia). A number outside those sections (gravity) reaches
+  // everything.
+  struct Reach {
+    bool everything = true;
+    std::vector<std::string> entries;  // the names of the entries reached
+    std::vector<std::string> all;      // the names of every entry of the named sections
+  };
+  Reach reach(const std::string& path) const;
+
  private:
   struct Document;
   std::unique_ptr<Document> doc_;

@@ -109,6 +109,21 @@ class DirectSensitivity {
   // `smooth`: the end of the step's Newton iteration (s itself unless projections follow it).
   TangentOutcome step_tangent(Parameter& par, const State& prev, const State& s,
                               const State& smooth, Simulation& sim);
+  // Every parameter in `live` at once with the exact R_X: their R_p as the columns of one
+  // matrix, one pass of its factorization for all (StepLinearization::propagate), then each
+  // one's corrections, projections and memory. False if R_X is singular.
+  bool step_tangents_exactly(const std::vector<Parameter*>& live, const State& prev, const State& s,
+                             const State& smooth, std::vector<TangentOutcome>& outcomes);
+  // The step has no matrix of index-3 rows to iterate the tangent with: it is solved with the
+  // exact R_X (NSGA, the stabilized, ali3p and penalty formulations).
+  bool iteration_impossible() const;
+  // R_p and the forces' dependence on the memory of the step's start: the constant part of
+  // the tangent's equation.
+  VecX constant_term(Parameter& par, const State& prev, const State& smooth);
+  // The step's end tangent `next` (the smooth step's) through the corrections or projections
+  // and the memory update, into par.d.
+  TangentOutcome finish_tangent(Parameter& par, const State& prev, const State& s,
+                                StateTangent& next);
   // R_X dX = −(R_S dS + R_p) by the run's own step matrix, iterated (it leaves terms of R_X
   // out; β' = beta_p scales its rows); false when the iteration does not converge.
   bool iterate_tangent(const Parameter& par, double beta_p, const VecX& R_p, VecX& dvdot,
@@ -134,9 +149,6 @@ class DirectSensitivity {
   bool exact_ = false;            // solve_exactly_for: the exact R_X for every parameter
   bool kinematic_ready_ = false;  // the perturbed systems' redundant rows removed
   StepLinearization step_;        // the step's exact tangent (step_linearization.hpp)
-  // step_tangent's scratch: the perturbed models' residuals and the state they make.
-  VecX residuals_[PerturbedModels::kModels];
-  State scratch_;
   // NSGA: the corrections' tangent, linearized once per step for every parameter.
   std::unique_ptr<CorrectionTangent> corrections_;
   // ali3p: its projections' tangent, and the smooth end they started from (per step).

@@ -14,6 +14,7 @@
 #include "clearsim/io/model_reader.hpp"
 #include "clearsim/io/parameterized_model.hpp"
 #include "clearsim/sensitivity/state_tangent.hpp"
+#include "clearsim/sensitivity/step_linearization.hpp"
 #include "clearsim/solvers/settings.hpp"
 
 namespace cs {
@@ -53,10 +54,28 @@ struct PerturbedModels {
   // The tangent of states ends[k] reached in each model k (central_difference on the group).
   StateTangent derivative(const State (&ends)[kModels]) const;
 
+  // reach[e]: element e may change with the parameter (ParameterizedModel::reach: its entry
+  // or one naming it, and every element the model file has no entry of); empty: every
+  // element may. The residual's parts of the others are the same in every model and cancel in
+  // R_p, so residual_derivative() evaluates only these.
+  std::vector<char> reach;
+  // R_p = ∂R/∂p of the step of size h from prev at the unknowns (vdot, lambda): Richardson's
+  // difference of the four models' residuals of the elements reached. The first call checks
+  // it against the residuals of every element and keeps to every element (reach emptied, and
+  // reach_note says so) if they differ beyond round-off.
+  VecX residual_derivative(const StepLinearization& step, const State& prev, double h,
+                           const VecX& vdot, const VecX& lambda);
+  std::string reach_note;
+
   // dS₀/dp: the difference of the models' consistent initial states (run with `run`); false
   // with `why` if a perturbed model cannot start or keeps other rows than the nominal s0.
   bool initial_tangent(const RunSettings& run, const State& s0, StateTangent& d,
                        std::string& why) const;
+
+ private:
+  bool reach_checked_ = false;
+  State x_;
+  VecX r_[kModels];
 };
 
 }  // namespace cs

@@ -51,9 +51,20 @@ class StepLinearization {
 
   // R = (M v̇ − f + Bᵀλ, constraint rows) of the step of size h from `prev` at the unknowns
   // (vdot, lambda) in the system `sys` (the nominal one or a parameter's perturbed model); the
-  // state the step makes of them into x.
+  // state the step makes of them into x. With `only` (a flag per element of `sys`), the
+  // elements' parts of the flagged elements alone (the bodies' terms whole; the other elements'
+  // rows zero): what the difference between a parameter's models needs when the parameter
+  // reaches only those elements. The penalty rows, whose α follows every mass, are whole.
   void residual(const System& sys, const State& prev, double h, const VecX& vdot,
-                const VecX& lambda, State& x, VecX& r) const;
+                const VecX& lambda, State& x, VecX& r,
+                const std::vector<char>* only = nullptr) const;
+  // The state the step of size h from `prev` makes of the unknowns (vdot, lambda), into x (the
+  // first half of residual()); the same in every model.
+  void step_state(const State& prev, double h, const VecX& vdot, const VecX& lambda,
+                  State& x) const;
+  // The second half: R at the state x that step_state made.
+  void residual_at(const System& sys, const State& x, VecX& r,
+                   const std::vector<char>* only = nullptr) const;
   // The exact Jacobians of the residual at the converged step from prev to s. Forgets the
   // factorization of R_X (factorize()).
   void linearize(const State& prev, const State& s);

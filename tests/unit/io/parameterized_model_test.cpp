@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -100,6 +101,41 @@ TEST(ParameterizedModel, APathThatIsNotANumberIsRefused) {
       std::string::npos);
   ParameterizedModel pm(kModel, "m.yaml", {}, {"bodies.b.mass"});
   EXPECT_THROW(pm.load(std::vector<double>{1.0, 2.0}), std::invalid_argument);
+}
+
+// What a parameter reaches: its entry, and every entry that names one reached, transitively;
+// everything for a number outside the named sections.
+TEST(ParameterizedModel, ReachFollowsTheNamesEntriesGiveEachOther) {
+  const char* const text = R"(gravity: [0, 0, -9.81]
+bodies:
+  arm: {mass: 2, inertia: [1, 1, 1], position: [0.5, 0, 0]}
+  tip: {mass: 1, inertia: [1, 1, 1], position: [1.5, 0, 0]}
+joints:
+  pivot: {type: revolute, bodies: [ground, arm], at: [0, 0, 0], axis: [0, 0, 1]}
+  elbow: {type: revolute, bodies: [arm, tip], at: [1, 0, 0], axis: [0, 0, 1]}
+drivers:
+  motor: {joint: pivot, angular_velocity: 1}
+forces:
+  coil: {type: spring_damper, bodies: [ground, tip], points: [[2, 0, 0], [1.5, 0, 0]], stiffness: &k 10}
+  other: {type: spring_damper, bodies: [ground, arm], points: [[0.5, 1, 0], [0.5, 0, 0]], stiffness: *k}
+solver: {step: 1.0e-3, end: 0.01}
+)";
+  const std::vector<std::string> paths = {"joints.pivot.at[0]", "bodies.tip.mass", "gravity[2]",
+                                          "forces.coil.stiffness", "bodies.tip.position[0]"};
+  ParameterizedModel pm(text, "m.yaml", {}, paths);
+  const auto sorted = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  const ParameterizedModel::Reach pivot = pm.reach(paths[0]);
+  EXPECT_FALSE(pivot.everything);
+  EXPECT_EQ(sorted(pivot.entries), sorted({"pivot", "motor"}));  // the driver names the joint
+  EXPECT_EQ(sorted(pivot.all), sorted({"arm", "tip", "pivot", "elbow", "motor", "coil", "other"}));
+  EXPECT_EQ(pm.reach(paths[1]).entries, std::vector<std::string>{"tip"});  // its inertia
+  EXPECT_EQ(sorted(pm.reach(paths[4]).entries), sorted({"tip", "elbow", "coil"}));
+  EXPECT_TRUE(pm.reach(paths[2]).everything);
+  // The coil's stiffness is the other spring's too, through the alias.
+  EXPECT_EQ(sorted(pm.reach(paths[3]).entries), sorted({"coil", "other"}));
 }
 
 }  // namespace
