@@ -241,6 +241,30 @@ void System::constraint_tangent(const std::vector<BodyKinematics>& kin, double t
   }
 }
 
+void System::velocity_rows_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& v,
+                                   MatrixSink D) const {
+  double unit[ConstraintBlock::kMaxRows];
+  Mat12 Ke;
+  Eigen::Matrix<double, 12, 1> v_loc;
+  for (int e : constraint_elements_) {
+    const Element& el = *model_->elements[e];
+    const int ci = col_of(el.body_i()), cj = col_of(el.body_j());
+    v_loc.head<6>() = ci >= 0 ? Vec6(v.segment<6>(ci)) : Vec6::Zero();
+    v_loc.tail<6>() = cj >= 0 ? Vec6(v.segment<6>(cj)) : Vec6::Zero();
+    const ElementInput in = input(e, t, kin);
+    for (int r = 0; r < rows_[e].count; ++r) {
+      const int g = rows_[e].global[r];
+      if (g < 0) continue;
+      std::fill(std::begin(unit), std::end(unit), 0.0);
+      unit[r] = 1.0;
+      Ke.setZero();
+      el.constraint_tangent(in, unit, Ke);
+      const Eigen::Matrix<double, 1, 12> row = v_loc.transpose() * Ke;  // vᵀ ∂(B_rᵀ)/∂q
+      scatter_rows(D, g, ci, cj, row);
+    }
+  }
+}
+
 void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f, MatrixSink df_dq,
                     MatrixSink df_dv, const std::vector<char>* only) const {
   f.setZero(num_dofs());

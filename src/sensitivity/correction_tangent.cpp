@@ -11,10 +11,10 @@ namespace cs {
 
 namespace {
 constexpr int kModels = PerturbedModels::kModels;
-// F_Y's columns in the position increment U by central differences at σ = 1e-6 and 2σ (m or
-// rad) combined by Richardson, O(σ⁴): a gap curves on the scale of its clearance (0.5 mm in
-// seed 000: a plain central difference left 1e-6 relative there). F and H are linear in the
-// multipliers and H in W: those columns are written from M, B and G.
+// ∂(G_Aᵀν_A)/∂q, which no element writes, by central differences at σ = 1e-6 and 2σ (m or rad)
+// combined by Richardson, O(σ⁴): a gap curves on the scale of its clearance (0.5 mm in seed
+// 000: a plain central difference left 1e-6 relative there). The rest of F_Y and H_Z is written
+// from M, B, G and the constraints' tangent.
 constexpr double kIncrementStep = 1e-6;
 
 // The rows of `M` (gaps × n) listed in `rows`.
@@ -38,21 +38,44 @@ std::vector<int> flagged(const std::vector<char>& flags) {
   return out;
 }
 
-// The first `columns` columns of the Jacobian of `residual` (a function of the unknowns) at x,
-// into J, by Richardson's central differences.
-template <class Residual>
-void jacobian_columns(const Residual& residual, const VecX& x, int columns, MatX& J) {
-  VecX y = x;
-  const auto central = [&](Eigen::Index j, double sigma) {
-    y(j) = x(j) + sigma;
-    const VecX plus = residual(y);
-    y(j) = x(j) - sigma;
-    const VecX minus = residual(y);
-    y(j) = x(j);
-    return VecX((plus - minus) / (2.0 * sigma));
-  };
-  for (Eigen::Index j = 0; j < columns; ++j)
-    J.col(j) = (4.0 * central(j, kIncrementStep) - central(j, 2.0 * kIncrementStep)) / 3.0;
+// K_G = ∂(Gᵀν)/∂q at y (body-frame tangents, as the constraints' K: x_W + σ e, R exp(σ e)), by
+// Richardson's central differences of the gaps alone, each column moving one body's kinematics.
+MatX gap_force_tangent(const System& sys, const State& y, const VecX& nu) {
+  const int n = sys.num_dofs(), p = sys.num_gaps();
+  MatX K = MatX::Zero(n, n);
+  if (p == 0 || nu.isZero(0.0)) return K;
+  std::vector<BodyKinematics> base, kin;
+  sys.gather(y, base);
+  kin = base;
+  VecX g(p);
+  MatX G(p, n);
+  // Only the bodies of the contacts move Gᵀν: the other columns are zero.
+  std::vector<char> touched(static_cast<std::size_t>(n / 6), 0);
+  for (const auto& el : sys.model().elements) {
+    if (el->num_gaps() == 0) continue;
+    for (const int b : {el->body_i(), el->body_j()})
+      if (b >= 0) touched[static_cast<std::size_t>(b)] = 1;
+  }
+  for (int j = 0; j < n; ++j) {
+    const int b = j / 6, k = j % 6;
+    if (!touched[static_cast<std::size_t>(b)]) continue;
+    const auto force = [&](double sigma) {
+      kin[b] = base[b];
+      if (k < 3)
+        kin[b].x_W(k) += sigma;
+      else
+        kin[b].R_WB = base[b].R_WB * so3::exp(sigma * Vec3::Unit(k - 3));
+      G.setZero();
+      sys.gaps(kin, y.t, &g, MatrixSink(&G));
+      return VecX(G.transpose() * nu);
+    };
+    const auto central = [&](double sigma) {
+      return VecX((force(sigma) - force(-sigma)) / (2.0 * sigma));
+    };
+    K.col(j) = (4.0 * central(kIncrementStep) - central(2.0 * kIncrementStep)) / 3.0;
+    kin[b] = base[b];
+  }
+  return K;
 }
 }  // namespace
 
@@ -102,10 +125,23 @@ bool CorrectionTangent::linearize(const State& prev, const State& smooth, std::s
   sys_.mass(MatrixSink(&M));
   if (m > 0) sys_.constraints(kin, at_.t, &phi, MatrixSink(&B), nullptr, nullptr);
   sys_.gaps(kin, at_.t, &g, MatrixSink(&G));
+  // F_Y's columns in U, at q = q̃ ∘ exp(U) (at_): [M + (K_B − K_G) T; B T; G_A T], with
+  // K_B = ∂(Bᵀν_B)/∂q, K_G = ∂(G_Aᵀν_A)/∂q and T = ∂q/∂U = blockdiag(1, tangent(ψ_b)).
+  const MatX GA_pos = rows_of(G, A_);
+  MatX T = MatX::Identity(n, n);
+  for (Eigen::Index b = 0; b < n / 6; ++b)
+    T.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(rec.U.segment<3>(6 * b + 3));
+  MatX K = MatX::Zero(n, n);
+  if (m > 0) sys_.constraint_tangent(kin, at_.t, rec.nu_B, MatrixSink(&K));
+  VecX nu_A = VecX::Zero(p);
+  for (const int j : A_) nu_A(j) = rec.nu_N(j);
+  K -= gap_force_tangent(sys_, at_, nu_A);
   MatX J = MatX::Zero(Y_.size(), Y_.size());
+  J.topLeftCorner(n, n) = M + K * T;
+  J.block(n, 0, m, n) = B * T;
+  J.block(n + m, 0, GA_pos.rows(), n) = GA_pos * T;
   J.block(0, n, n, m) = B.transpose();
-  J.block(0, n + m, n, J.cols() - n - m) = -rows_of(G, A_).transpose();
-  jacobian_columns([&](const VecX& Y) { return position_residual(sys_, rec.smooth, Y); }, Y_, n, J);
+  J.block(0, n + m, n, GA_pos.rows()) = -GA_pos.transpose();
   F_Y_.compute(J);
   const MatX GA = rows_of(G, Aj_);
   J = MatX::Zero(Z_.size(), Z_.size());

@@ -45,23 +45,12 @@ MatX rows_tangent(const State& x, int n, int m, bool velocities, double sigma, c
   return D;
 }
 
-// The velocity rows' σ = 1e-6 (m or rad): round-off ~1e-10 relative, far below the
-// sensitivities' 1e-6 target. The penalty rows carry ω²Φ and 2μωΦ̇ (ω = 1/h: 1e10 and 1e5 times
-// the rows at h = 1e-5 s), whose round-off a small σ divides: measured on the slider–crank, the
-// accelerations' derivative 7.8e-6 off at σ = 1e-6, 3e-8 at 1e-4 (q) and 1e-2 (v). Joint rows
-// are linear or quadratic in positions and ζ quadratic in v, which Richardson's combination
-// differentiates exactly at any σ; rotations of 1e-4 rad leave O(1e-16) of truncation.
-constexpr double kVelocityRowStep = 1e-6;
+// The penalty rows carry ω²Φ and 2μωΦ̇ (ω = 1/h: 1e10 and 1e5 times the rows at h = 1e-5 s),
+// whose round-off a small σ divides: measured on the slider–crank, the accelerations'
+// derivative 7.8e-6 off at σ = 1e-6, 3e-8 at 1e-4 (q) and 1e-2 (v). Joint rows are linear or
+// quadratic in positions and ζ quadratic in v, which Richardson's combination differentiates
+// exactly at any σ; rotations of 1e-4 rad leave O(1e-16) of truncation.
 constexpr double kPenaltyRowStep[2] = {1e-4, 1e-2};  // q [m or rad], v [m/s or rad/s]
-
-// The stabilized rows B v + Φ_t at y.
-VecX velocity_rows(const System& sys, const State& y, std::vector<BodyKinematics>& kin) {
-  const int n = sys.num_dofs(), m = sys.num_constraints();
-  VecX phi(m), Btl = VecX::Zero(n), bv(m);
-  sys.gather(y, kin);
-  sys.constraint_products(kin, y.t, y.lambda, &y.v, phi, Btl, &bv);
-  return bv;
-}
 
 // The penalty rows Φ̈ + 2μωΦ̇ + ω²Φ at y (λ = α times them; penalty_multipliers with α = 1).
 VecX penalty_rows(const System& sys, const State& y, PenaltyParameters pen,
@@ -145,8 +134,8 @@ void StepLinearization::linearize(const State& prev, const State& s) {
     sys_.constraints(kin_, s.t, nullptr, MatrixSink(&B_), nullptr, nullptr);
     sys_.constraint_tangent(kin_, s.t, s.lambda, MatrixSink(&K_));
     if (rows_ == StepRows::kVelocities) {
-      D_ = rows_tangent(x, n, m, false, kVelocityRowStep,
-                        [&](const State& y) { return velocity_rows(sys_, y, kin_); });
+      D_.setZero(m, n);
+      sys_.velocity_rows_tangent(kin_, s.t, x.v, MatrixSink(&D_));
     } else if (rows_ == StepRows::kPenalty) {
       const PenaltyParameters pen = penalty_of(sys_);
       alpha_ = pen.alpha;

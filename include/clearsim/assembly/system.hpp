@@ -57,6 +57,11 @@ class System {
   // Adds ∂(Bᵀλ)/∂q.
   void constraint_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& lambda,
                           MatrixSink K) const;
+  // Adds ∂(B v + Φ_t)/∂q at fixed v, the stabilized rows' position tangent: row r is vᵀ K_r
+  // with K_r = ∂(B_rᵀ)/∂q, the element's constraint_tangent with a unit multiplier on r (Φ_t
+  // is a function of t alone).
+  void velocity_rows_tangent(const std::vector<BodyKinematics>& kin, double t, const VecX& v,
+                             MatrixSink D) const;
   // Generalized forces f(q, v, t) of elements, gravity and the gyroscopic term −Ω × JΩ;
   // with active sinks also ∂f/∂q and ∂f/∂v. With `only` (a flag per element), of the flagged
   // elements alone besides the bodies' terms and the external loads.
