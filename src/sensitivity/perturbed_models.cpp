@@ -39,6 +39,31 @@ StateTangent combine(const PerturbedModels& par, const StateTangent& c1, const S
 }
 }  // namespace
 
+std::vector<char> reached_elements(const ParameterizedModel& source, const std::string& path,
+                                   const System& nominal,
+                                   const std::vector<const System*>& models) {
+  const ParameterizedModel::Reach reached = source.reach(path);
+  std::vector<char> flags;
+  if (reached.everything) return flags;
+  const auto has = [](const std::vector<std::string>& names, const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  const auto& elements = nominal.model().elements;
+  for (const auto& element : elements) {
+    const std::string& n = element->name();
+    flags.push_back(has(reached.entries, n) || !has(reached.all, n) ? 1 : 0);
+  }
+  // The flags index every model's elements: they must be the same elements.
+  for (const System* other : models) {
+    const auto& theirs = other->model().elements;
+    bool same = theirs.size() == elements.size();
+    for (std::size_t e = 0; same && e < elements.size(); ++e)
+      same = theirs[e]->name() == elements[e]->name();
+    if (!same) return {};
+  }
+  return flags;
+}
+
 ParameterizedModel PerturbedModels::source(const std::string& text, const std::string& name,
                                            const std::vector<Override>& overrides,
                                            const std::vector<std::string>& paths,
@@ -89,26 +114,8 @@ void PerturbedModels::load(ParameterizedModel& source, const std::string& path_,
   }
   eps[0] = 0.5 * (values[0] - values[1]);
   eps[1] = 0.5 * (values[2] - values[3]);
-  const ParameterizedModel::Reach reached = source.reach(path);
-  reach.clear();
-  if (!reached.everything) {
-    const auto has = [](const std::vector<std::string>& names, const std::string& n) {
-      return std::find(names.begin(), names.end(), n) != names.end();
-    };
-    const auto& elements = nominal.model().elements;
-    for (const auto& element : elements) {
-      const std::string& n = element->name();
-      reach.push_back(has(reached.entries, n) || !has(reached.all, n) ? 1 : 0);
-    }
-    // The flags index every model's elements: they must be the same elements.
-    for (int k = 0; k < kModels; ++k) {
-      const auto& other = sys[k]->model().elements;
-      bool same = other.size() == elements.size();
-      for (std::size_t e = 0; same && e < elements.size(); ++e)
-        same = other[e]->name() == elements[e]->name();
-      if (!same) reach.clear();
-    }
-  }
+  reach = reached_elements(source, path, nominal,
+                           {sys[0].get(), sys[1].get(), sys[2].get(), sys[3].get()});
 }
 
 VecX PerturbedModels::residual_derivative(const StepLinearization& step, const State& prev,

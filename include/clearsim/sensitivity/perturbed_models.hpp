@@ -19,6 +19,13 @@
 
 namespace cs {
 
+// The elements of `nominal` that the parameter `path` of `source` can change (a flag per
+// element; ParameterizedModel::reach: its entry or one naming it, and every element the model
+// file has no entry of), empty when it can change every element or when a model of `models`
+// (the parameter's perturbed ones) does not have the same elements.
+std::vector<char> reached_elements(const ParameterizedModel& source, const std::string& path,
+                                   const System& nominal, const std::vector<const System*>& models);
+
 struct PerturbedModels {
   static constexpr int kModels = 4;  // offsets +1, −1, +2, −2 steps
 
