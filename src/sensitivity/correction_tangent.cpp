@@ -194,11 +194,12 @@ VecX CorrectionTangent::position_residual(const System& sys, const State& smooth
   std::vector<BodyKinematics> kin;
   sys.gather(y, kin);
   VecX phi(m), g(p), F(n + m + a), MU;
-  MatX B = MatX::Zero(m, n), G = MatX::Zero(p, n);
-  if (m > 0) sys.constraints(kin, y.t, &phi, MatrixSink(&B), nullptr, nullptr);
-  if (p > 0) sys.gaps(kin, y.t, &g, MatrixSink(&G));
+  MatX G = MatX::Zero(p, n);
   sys.mass_times(Y.head(n), MU);
-  F.head(n) = MU + B.transpose() * Y.segment(n, m) - rows_of(G, A_).transpose() * Y.tail(a);
+  // Φ and Bᵀν_B without writing B (the constraint rows' products, row by row).
+  if (m > 0) sys.constraint_products(kin, y.t, Y.segment(n, m), nullptr, phi, MU, nullptr);
+  if (p > 0) sys.gaps(kin, y.t, &g, MatrixSink(&G));
+  F.head(n) = MU - rows_of(G, A_).transpose() * Y.tail(a);
   F.segment(n, m) = phi;
   F.tail(a) = entries_of(g, A_);
   return F;
@@ -209,20 +210,21 @@ VecX CorrectionTangent::jump_residual(const System& sys, const State& at, const 
   const int n = sys.num_dofs(), m = sys.num_constraints(), p = sys.num_gaps();
   const int a = static_cast<int>(Aj_.size());
   std::vector<BodyKinematics> kin;
-  VecX phi(m), phi_t(m), g(p), MW, H(n + m + a);
-  MatX B = MatX::Zero(m, n), G = MatX::Zero(p, n), Gn = MatX::Zero(p, n);
+  VecX phi(m), bv(m), g(p), MW, H(n + m + a);
+  MatX G = MatX::Zero(p, n), Gn = MatX::Zero(p, n);
   // ġ⁻ = G(q_n) v_n at the start.
   sys.gather(prev, kin);
   sys.gaps(kin, prev.t, &g, MatrixSink(&Gn));
   const VecX gdot_pre = Gn * prev.v;
   sys.gather(at, kin);
-  if (m > 0) sys.constraints(kin, at.t, &phi, MatrixSink(&B), &phi_t, nullptr);
-  sys.gaps(kin, at.t, &g, MatrixSink(&G));
   const VecX W = Z.head(n), v = at.v + W;
-  const MatX GA = rows_of(G, Aj_);
   sys.mass_times(W, MW);
-  H.head(n) = MW + B.transpose() * Z.segment(n, m) - GA.transpose() * Z.tail(a);
-  H.segment(n, m) = B * v + phi_t;
+  // Bᵀμ and B v + Φ_t without writing B (the constraint rows' products, row by row).
+  if (m > 0) sys.constraint_products(kin, at.t, Z.segment(n, m), &v, phi, MW, &bv);
+  sys.gaps(kin, at.t, &g, MatrixSink(&G));
+  const MatX GA = rows_of(G, Aj_);
+  H.head(n) = MW - GA.transpose() * Z.tail(a);
+  H.segment(n, m) = bv;
   // The law each active contact follows: Newton's with this model's e where the step applied
   // restitution, plastic (G v = 0) where it did not (a slow approach, or the plastic pass).
   const VecX& e = sys.restitution();
