@@ -1,6 +1,7 @@
 #include "clearsim/sensitivity/step_linearization.hpp"
 
 #include <type_traits>
+#include <vector>
 
 #include "clearsim/math/so3.hpp"
 
@@ -254,16 +255,24 @@ void StepLinearization::factorize_if_needed() {
   // StepLinearizationTest checks it against directional() column by column.
   const int n = sys_.num_dofs(), m = sys_.num_constraints();
   const double c = (1.0 - p_.alpha_f) / (1.0 - p_.alpha_m), h = h_;
-  MatX Q = MatX::Zero(n, n);
-  for (Eigen::Index b = 0; b < n / 6; ++b) {
-    Q.block<3, 3>(6 * b, 6 * b).setIdentity();
-    Q.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(hdq_step_.segment<3>(6 * b + 3));
-  }
-  Q *= h * h * p_.beta * c;
+  // Q is block diagonal: X Q is written body by body (a dense product would cost n³).
+  const double q_scale = h * h * p_.beta * c;
+  std::vector<Mat3> T(static_cast<std::size_t>(n / 6));
+  for (Eigen::Index b = 0; b < n / 6; ++b)
+    T[static_cast<std::size_t>(b)] = q_scale * so3::tangent(hdq_step_.segment<3>(6 * b + 3));
+  const auto times_Q = [&](const MatX& X) {
+    MatX XQ(X.rows(), n);
+    for (Eigen::Index b = 0; b < n / 6; ++b) {
+      XQ.middleCols<3>(6 * b) = q_scale * X.middleCols<3>(6 * b);
+      XQ.middleCols<3>(6 * b + 3).noalias() =
+          X.middleCols<3>(6 * b + 3) * T[static_cast<std::size_t>(b)];
+    }
+    return XQ;
+  };
   MatX& A = scaled_R_X_;
   A.setZero(n + m, n + m);
   sys_.mass(MatrixSink(&A));
-  A.topLeftCorner(n, n).noalias() += (K_ - dfdq_) * Q;
+  A.topLeftCorner(n, n) += times_Q(K_ - dfdq_);
   A.topLeftCorner(n, n) -= h * p_.gamma * c * dfdv_;
   // The constraint rows are B Q ~ h²β B: 1e-10 of the dynamic rows at h = 1e-5 s (hγ B for
   // the velocity rows, 1/α for the penalty rows). Scaled to the size of the dynamic rows, partial
@@ -283,12 +292,12 @@ void StepLinearization::factorize_if_needed() {
   if (m > 0) {
     A.topRightCorner(n, m) = B_.transpose();
     if (rows_ == StepRows::kVelocities) {
-      A.bottomLeftCorner(m, n).noalias() = row_scale_ * (h * p_.gamma * c * B_ + D_ * Q);
+      A.bottomLeftCorner(m, n) = row_scale_ * (h * p_.gamma * c * B_ + times_Q(D_));
     } else if (rows_ == StepRows::kPenalty) {
-      A.bottomLeftCorner(m, n).noalias() = -row_scale_ * (B_ + D_ * Q + h * p_.gamma * c * Dv_);
+      A.bottomLeftCorner(m, n) = -row_scale_ * (B_ + times_Q(D_) + h * p_.gamma * c * Dv_);
       A.bottomRightCorner(m, m).setIdentity();
     } else {
-      A.bottomLeftCorner(m, n).noalias() = row_scale_ * B_ * Q;
+      A.bottomLeftCorner(m, n) = row_scale_ * times_Q(B_);
     }
   }
   // Rows in newtons and in metres, columns in accelerations and forces: a rank test on the
