@@ -116,8 +116,7 @@ bool CorrectionTangent::linearize(const State& prev, const State& smooth, std::s
   Z_ << rec.W, rec.mu, entries_of(rec.Lambda, Aj_);
   at_ = x;
   at_.v = rec.smooth.v;
-  // The linear blocks at the corrected configuration: [M Bᵀ −G_Aᵀ; B 0 0; G_A 0 0] is H_Z, and
-  // F_Y's multiplier columns are its upper right blocks.
+  // H_Z is linear: [M Bᵀ −G_A′ᵀ; B 0 0; G_A′ 0 0] at the corrected configuration.
   MatX M = MatX::Zero(n, n), B = MatX::Zero(m, n), G = MatX::Zero(p, n);
   std::vector<BodyKinematics> kin;
   sys_.gather(at_, kin);
@@ -125,26 +124,9 @@ bool CorrectionTangent::linearize(const State& prev, const State& smooth, std::s
   sys_.mass(MatrixSink(&M));
   if (m > 0) sys_.constraints(kin, at_.t, &phi, MatrixSink(&B), nullptr, nullptr);
   sys_.gaps(kin, at_.t, &g, MatrixSink(&G));
-  // F_Y's columns in U, at q = q̃ ∘ exp(U) (at_): [M + (K_B − K_G) T; B T; G_A T], with
-  // K_B = ∂(Bᵀν_B)/∂q, K_G = ∂(G_Aᵀν_A)/∂q and T = ∂q/∂U = blockdiag(1, tangent(ψ_b)).
-  const MatX GA_pos = rows_of(G, A_);
-  MatX T = MatX::Identity(n, n);
-  for (Eigen::Index b = 0; b < n / 6; ++b)
-    T.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(rec.U.segment<3>(6 * b + 3));
-  MatX K = MatX::Zero(n, n);
-  if (m > 0) sys_.constraint_tangent(kin, at_.t, rec.nu_B, MatrixSink(&K));
-  VecX nu_A = VecX::Zero(p);
-  for (const int j : A_) nu_A(j) = rec.nu_N(j);
-  K -= gap_force_tangent(sys_, at_, nu_A);
-  MatX J = MatX::Zero(Y_.size(), Y_.size());
-  J.topLeftCorner(n, n) = M + K * T;
-  J.block(n, 0, m, n) = B * T;
-  J.block(n + m, 0, GA_pos.rows(), n) = GA_pos * T;
-  J.block(0, n, n, m) = B.transpose();
-  J.block(0, n + m, n, GA_pos.rows()) = -GA_pos.transpose();
-  F_Y_.compute(J);
+  F_Y_.compute(position_jacobian(Y_));
   const MatX GA = rows_of(G, Aj_);
-  J = MatX::Zero(Z_.size(), Z_.size());
+  MatX J = MatX::Zero(Z_.size(), Z_.size());
   J.topLeftCorner(n, n) = M;
   J.block(0, n, n, m) = B.transpose();
   J.block(0, n + m, n, GA.rows()) = -GA.transpose();
@@ -152,6 +134,56 @@ bool CorrectionTangent::linearize(const State& prev, const State& smooth, std::s
   J.block(n + m, 0, GA.rows(), n) = GA;
   H_Z_.compute(J);
   return true;
+}
+
+MatX CorrectionTangent::position_jacobian(const VecX& Y) const {
+  // At q = q̃ ∘ exp(U): [M + (K_B − K_G) T, Bᵀ, −G_Aᵀ; B T, 0, 0; G_A T, 0, 0], with
+  // K_B = ∂(Bᵀν_B)/∂q, K_G = ∂(G_Aᵀν_A)/∂q and T = ∂q/∂U = blockdiag(1, tangent(ψ_b)).
+  const int n = sys_.num_dofs(), m = sys_.num_constraints(), p = sys_.num_gaps();
+  const auto a = static_cast<Eigen::Index>(A_.size());
+  const CorrectionRecord& rec = correction_.record();
+  State y = rec.smooth;
+  integrate_configuration(rec.smooth, Y.head(n), y);
+  std::vector<BodyKinematics> kin;
+  sys_.gather(y, kin);
+  MatX M = MatX::Zero(n, n), B = MatX::Zero(m, n), G = MatX::Zero(p, n);
+  VecX g(p);
+  sys_.mass(MatrixSink(&M));
+  if (m > 0) sys_.constraints(kin, y.t, nullptr, MatrixSink(&B), nullptr, nullptr);
+  if (p > 0) sys_.gaps(kin, y.t, &g, MatrixSink(&G));
+  const MatX GA = rows_of(G, A_);
+  MatX T = MatX::Identity(n, n);
+  for (Eigen::Index b = 0; b < n / 6; ++b)
+    T.block<3, 3>(6 * b + 3, 6 * b + 3) = so3::tangent(Y.segment<3>(6 * b + 3));
+  MatX K = MatX::Zero(n, n);
+  if (m > 0) sys_.constraint_tangent(kin, y.t, Y.segment(n, m), MatrixSink(&K));
+  VecX nu_A = VecX::Zero(p);
+  for (Eigen::Index k = 0; k < a; ++k) nu_A(A_[static_cast<std::size_t>(k)]) = Y(n + m + k);
+  K -= gap_force_tangent(sys_, y, nu_A);
+  MatX J = MatX::Zero(Y.size(), Y.size());
+  J.topLeftCorner(n, n) = M + K * T;
+  J.block(n, 0, m, n) = B * T;
+  J.block(n + m, 0, a, n) = GA * T;
+  J.block(0, n, n, m) = B.transpose();
+  J.block(0, n + m, n, a) = -GA.transpose();
+  return J;
+}
+
+MatX CorrectionTangent::position_jacobian_by_differences(const VecX& Y) const {
+  const CorrectionRecord& rec = correction_.record();
+  MatX J(Y.size(), Y.size());
+  VecX y = Y;
+  const auto central = [&](Eigen::Index j, double sigma) {
+    y(j) = Y(j) + sigma;
+    const VecX plus = position_residual(sys_, rec.smooth, y);
+    y(j) = Y(j) - sigma;
+    const VecX minus = position_residual(sys_, rec.smooth, y);
+    y(j) = Y(j);
+    return VecX((plus - minus) / (2.0 * sigma));
+  };
+  for (Eigen::Index j = 0; j < Y.size(); ++j)
+    J.col(j) = (4.0 * central(j, kIncrementStep) - central(j, 2.0 * kIncrementStep)) / 3.0;
+  return J;
 }
 
 std::string CorrectionTangent::boundary_contact() const {

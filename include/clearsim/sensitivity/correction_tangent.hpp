@@ -46,6 +46,13 @@ class CorrectionTangent {
   // the step's start. par: the parameter's models.
   void apply(const StateTangent& dprev, StateTangent& d, const PerturbedModels& par) const;
 
+  // The position correction's Jacobian F_Y at the unknowns Y = (U, ν_B, ν_A) of the active set
+  // linearize() found (its solution: solution_unknowns()), and the same by Richardson's central
+  // differences of the position residual (tests).
+  MatX position_jacobian(const VecX& Y) const;
+  MatX position_jacobian_by_differences(const VecX& Y) const;
+  const VecX& solution_unknowns() const { return Y_; }
+
  private:
   // F of `sys` at the smooth configuration `smooth` and the unknowns Y = (U, ν_B, ν_A).
   VecX position_residual(const System& sys, const State& smooth, const VecX& Y) const;
