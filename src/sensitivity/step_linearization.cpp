@@ -29,7 +29,8 @@ PenaltyParameters StepLinearization::penalty_of(const System& sys) const {
 namespace {
 // ∂g/∂q (or ∂g/∂v with `velocities`) of rows g(x) at x, column by column by central
 // differences on the group (x ⊕ ±σ e_j, ±2σ e_j) combined by Richardson (truncation O(σ⁴)):
-// no element writes the derivatives of B y or ζ in q and v.
+// the penalty rows', as no element writes the derivatives of B v̇ or ζ in q and v (the velocity
+// rows' come from the constraints' tangents: System::velocity_rows_tangent).
 template <class Rows>
 MatX rows_tangent(const State& x, int n, int m, bool velocities, double sigma, const Rows& rows) {
   MatX D(m, n);
